@@ -1,0 +1,52 @@
+//! `incidex check [DIR]...`: validate libraries, one problem per line.
+
+use std::io::Write;
+
+use crate::{
+    cli::CheckArgs,
+    commands::{stdout_error, write_json},
+    corpus::check::{CheckOptions, CheckReport, check},
+    error::{Error, Result},
+};
+
+/// Check and print every problem; fail (exit 1) when there is an error.
+pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
+    let report: CheckReport = check(&CheckOptions {
+        dirs: args.dirs.clone(),
+        strict: args.strict,
+    });
+    if args.json {
+        write_json(out, &report)?;
+    } else {
+        for d in &report.diagnostics {
+            writeln!(out, "{d}").map_err(stdout_error)?;
+        }
+    }
+    let what = if args.dirs.is_empty() {
+        "the bundled library".to_string()
+    } else {
+        plural(args.dirs.len(), "directory")
+    };
+    let summary = format!(
+        "checked {} in {what}: {}, {}",
+        plural(report.cases, "case"),
+        plural(report.errors(), "error"),
+        plural(report.warnings(), "warning")
+    );
+    if report.passed() {
+        if !args.json {
+            writeln!(out, "{summary}").map_err(stdout_error)?;
+        }
+        Ok(())
+    } else {
+        Err(Error::Failed(summary))
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    match (n, word) {
+        (1, _) => format!("1 {word}"),
+        (_, "directory") => format!("{n} directories"),
+        _ => format!("{n} {word}s"),
+    }
+}

@@ -1,0 +1,69 @@
+//! The non-interactive commands: library calls in, text or JSON out.
+//!
+//! Each command writes to the `out` it is given (stdout in `main`, a buffer in tests) and
+//! returns an error for `main` to report; none of them touches the terminal or exits.
+
+pub mod check;
+pub mod completions;
+pub mod facets;
+pub mod list;
+pub mod show;
+
+use std::io::Write;
+
+use crate::error::{Error, Result};
+
+/// Width of plain-text output: `$COLUMNS` when it is set to something sensible, else 80.
+pub fn text_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<usize>().ok())
+        .filter(|&c| c >= 40)
+        .unwrap_or(80)
+        .min(120)
+}
+
+/// Write `value` as pretty JSON followed by a newline.
+pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| match e.io_error_kind() {
+        Some(kind) => Error::io("<stdout>", kind.into()),
+        None => Error::Failed(format!("cannot write JSON: {e}")),
+    })?;
+    writeln!(out).map_err(stdout_error)
+}
+
+/// An error writing to stdout.
+pub fn stdout_error(e: std::io::Error) -> Error {
+    Error::io("<stdout>", e)
+}
+
+/// Cut `text` to `width` columns, ending with an ellipsis when something was cut.
+pub fn truncate(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut out = String::new();
+    let mut used = 0;
+    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if total <= width {
+        return text.to_string();
+    }
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn truncate_counts_columns_not_bytes() {
+        assert_eq!(super::truncate("short", 10), "short");
+        assert_eq!(super::truncate("abcdefghij", 5), "abcd…");
+        assert_eq!(super::truncate("日本語テキスト", 7), "日本語…");
+    }
+}

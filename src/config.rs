@@ -1,0 +1,190 @@
+//! Settings: built-in defaults, then `$XDG_CONFIG_HOME/incidex/config.toml`, then the
+//! environment (`INCIDEX_DATA`, `NO_COLOR`, `TERM`), then flags — each overriding the last,
+//! except library directories, which add up (config, then environment, then flags) so a team
+//! directory in the config and a scratch directory on the command line are both loaded.
+//!
+//! This module reads the config file and the environment; it writes nothing.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::{
+    cli::GlobalArgs,
+    diag::{Diagnostic, LineIndex, Severity},
+    error::{Error, Result},
+};
+
+/// The config file's keys.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    theme: Option<String>,
+    mouse: Option<bool>,
+    #[serde(default)]
+    data: Vec<PathBuf>,
+}
+
+/// Everything a command or the TUI needs to know about how it was asked to run.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Load the bundled library.
+    pub bundled: bool,
+    /// User library directories, in load order.
+    pub data: Vec<PathBuf>,
+    /// Theme name or path, if one was asked for.
+    pub theme: Option<String>,
+    /// Mouse support in the TUI.
+    pub mouse: bool,
+    /// Restore the last TUI session.
+    pub resume: bool,
+    /// `NO_COLOR` is set or `TERM=dumb`: use the `mono` theme.
+    pub no_color: bool,
+}
+
+/// Where incidex keeps its files, per the XDG base directories.
+pub fn config_dir() -> Option<PathBuf> {
+    use etcetera::BaseStrategy;
+    etcetera::choose_base_strategy()
+        .ok()
+        .map(|s| s.config_dir().join("incidex"))
+}
+
+/// `$XDG_STATE_HOME/incidex` (for `--resume`).
+pub fn state_dir() -> Option<PathBuf> {
+    use etcetera::BaseStrategy;
+    etcetera::choose_base_strategy()
+        .ok()
+        .and_then(|s| s.state_dir())
+        .map(|d| d.join("incidex"))
+}
+
+/// `$XDG_CACHE_HOME/incidex` (for the index cache).
+pub fn cache_dir() -> Option<PathBuf> {
+    use etcetera::BaseStrategy;
+    etcetera::choose_base_strategy()
+        .ok()
+        .map(|s| s.cache_dir().join("incidex"))
+}
+
+impl Settings {
+    /// Resolve settings from the config file, the process environment and `args`.
+    pub fn resolve(args: &GlobalArgs) -> Result<Settings> {
+        let env = |key: &str| std::env::var_os(key).filter(|v| !v.is_empty());
+        let config = match config_dir() {
+            Some(dir) => read_config(&dir.join("config.toml"))?,
+            None => ConfigFile::default(),
+        };
+        Ok(Settings::merge(
+            config,
+            env("INCIDEX_DATA").map(|v| v.to_string_lossy().into_owned()),
+            env("NO_COLOR").is_some() || std::env::var("TERM").is_ok_and(|t| t == "dumb"),
+            args,
+        ))
+    }
+
+    fn merge(
+        config: ConfigFile,
+        env_data: Option<String>,
+        no_color: bool,
+        args: &GlobalArgs,
+    ) -> Settings {
+        let mut data = config.data;
+        if let Some(list) = env_data {
+            data.extend(list.split(':').filter(|p| !p.is_empty()).map(PathBuf::from));
+        }
+        data.extend(args.data.iter().cloned());
+        let mut seen = Vec::new();
+        data.retain(|d| {
+            let fresh = !seen.contains(d);
+            seen.push(d.clone());
+            fresh
+        });
+        Settings {
+            bundled: !args.no_bundled,
+            data,
+            theme: args.theme.clone().or(config.theme),
+            mouse: args.mouse || config.mouse.unwrap_or(false),
+            resume: args.resume,
+            no_color,
+        }
+    }
+}
+
+fn read_config(path: &Path) -> Result<ConfigFile> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    toml::from_str::<ConfigFile>(&text).map_err(|e| {
+        let position = LineIndex::new(&text).position(e.span().map_or(0, |s| s.start));
+        let message = e.message().trim().replace('\n', " ");
+        Error::Data(Diagnostic::new(
+            path.display().to_string(),
+            position,
+            Severity::Error,
+            format!("config: {message}"),
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_directories_add_up_in_order_without_repeats() {
+        let config = ConfigFile {
+            data: vec!["/team".into()],
+            ..Default::default()
+        };
+        let args = GlobalArgs {
+            data: vec!["./mine".into(), "/team".into()],
+            ..Default::default()
+        };
+        let s = Settings::merge(config, Some("/env/a::/env/b".into()), false, &args);
+        assert_eq!(
+            s.data,
+            [
+                PathBuf::from("/team"),
+                "/env/a".into(),
+                "/env/b".into(),
+                "./mine".into()
+            ]
+        );
+        assert!(s.bundled);
+    }
+
+    #[test]
+    fn flags_override_the_config_file() {
+        let config = ConfigFile {
+            theme: Some("light".into()),
+            mouse: Some(true),
+            data: vec![],
+        };
+        let args = GlobalArgs {
+            theme: Some("mono".into()),
+            no_bundled: true,
+            ..Default::default()
+        };
+        let s = Settings::merge(config, None, true, &args);
+        assert_eq!(s.theme.as_deref(), Some("mono"));
+        assert!(s.mouse && s.no_color && !s.bundled);
+    }
+
+    #[test]
+    fn a_broken_config_names_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "theme = \"mono\"\nmouse = maybe\n").unwrap();
+        let err = read_config(&path).unwrap_err().to_string();
+        assert!(err.contains("config.toml:2:9: error: config:"), "{err}");
+        std::fs::write(&path, "colour = 1\n").unwrap();
+        let err = read_config(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("config.toml:1:1") && err.contains("unknown field `colour`"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,11 @@
+//! The case library: the model, reading case files, loading the bundled and user libraries, and
+//! checking them.
+
+pub mod bundled;
+pub mod check;
+pub mod load;
+pub mod model;
+pub mod parse;
+
+pub use load::{Library, LoadOptions};
+pub use model::{Case, FacetKind};

@@ -1,0 +1,28 @@
+//! incidex: a terminal UI and command-line tool over a curated library of public
+//! AI/ML-infrastructure incident reports.
+//!
+//! The library half holds everything that is not the terminal: the case model and loading
+//! ([`corpus`]), the taxonomy ([`taxonomy`]), text hygiene ([`text`]), diagnostics ([`diag`]),
+//! settings ([`config`]) and the commands ([`commands`]). Only `tui` talks to a terminal.
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod corpus;
+pub mod diag;
+pub mod error;
+pub mod markdown;
+pub mod taxonomy;
+pub mod text;
+pub mod toml_fields;
+
+pub use error::{Error, Result};
+
+/// What `--version` prints after the program name: the program's and the library's versions.
+pub static VERSION_LINE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} ({})",
+        env!("CARGO_PKG_VERSION"),
+        corpus::load::library_version()
+    )
+});

@@ -1,0 +1,94 @@
+//! The `incidex` binary: parse the command line, run a command or the terminal UI, and map the
+//! outcome to an exit code (0 success, 1 failure at run time, 2 usage error) with one clear line
+//! on stderr — never a backtrace. A closed stdout (`incidex list | head -1`) is not an error.
+
+use std::{io::Write, process::ExitCode};
+
+use clap::Parser;
+use incidex::{
+    Error,
+    cli::{Cli, Command},
+    commands,
+    config::Settings,
+    corpus::{Library, LoadOptions},
+    diag::Severity,
+};
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "incidex: internal error{place}: {}",
+            incidex::text::one_line(&msg)
+        );
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version are not errors; clap knows which is which.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("incidex: {e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+fn run(cli: Cli) -> incidex::Result<()> {
+    let settings = Settings::resolve(&cli.global)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = match &cli.command {
+        Some(Command::Check(args)) => commands::check::run(args, &mut out),
+        Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
+        command => {
+            let library = load(&settings);
+            match command {
+                Some(Command::List(args)) => commands::list::run(args, &library, &mut out),
+                Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
+                Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
+                Some(Command::Check(_) | Command::Completions(_)) => unreachable!("handled above"),
+                None => {
+                    use clap::CommandFactory;
+                    Cli::command().print_help().map_err(commands::stdout_error)
+                }
+            }
+        }
+    };
+    result?;
+    out.flush().map_err(commands::stdout_error)
+}
+
+/// Load the library the settings name, reporting problems in user files on stderr.
+fn load(settings: &Settings) -> Library {
+    let library = Library::load(&LoadOptions {
+        bundled: settings.bundled,
+        dirs: settings.data.clone(),
+    });
+    let mut stderr = std::io::stderr().lock();
+    for d in library
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != Severity::Hint)
+    {
+        let _ = writeln!(stderr, "incidex: {d}");
+    }
+    library
+}

@@ -1,0 +1,417 @@
+//! The taxonomy: the facet values cases are tagged with, their descriptions, the aliases people
+//! type and the log signatures people paste — and resolving a word to a value.
+//!
+//! A taxonomy file has one array of tables per kind (`[[root_cause]]`, `[[component]]`,
+//! `[[symptom]]`, `[[contributing_factor]]`), each entry with `name`, `description`, `aliases`
+//! and `signatures`. A user library's `taxonomy.toml` extends the bundled one: new names add
+//! values, a name that exists already adds its aliases and signatures to it.
+//!
+//! Resolution here is exact-or-near (for `component:nccl` and `--component NCCL`); finding values
+//! in free text is `search::suggest`'s job.
+
+use std::collections::HashMap;
+
+use crate::{
+    corpus::model::FacetKind,
+    diag::Diagnostic,
+    toml_fields::{Ctx, Fields},
+};
+
+/// One facet value.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FacetValue {
+    /// Its kind.
+    pub kind: FacetKind,
+    /// Its canonical name, as cases use it.
+    pub name: String,
+    /// One line: what it covers.
+    pub description: String,
+    /// Words people type for it.
+    pub aliases: Vec<String>,
+    /// Log-line fragments people paste that point at it.
+    pub signatures: Vec<String>,
+    /// The file that defined it.
+    #[serde(skip)]
+    pub defined_in: String,
+}
+
+impl FacetValue {
+    /// The name, every alias and every signature: all the phrases that mean this value.
+    pub fn phrases(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.aliases.iter().map(String::as_str))
+            .chain(self.signatures.iter().map(String::as_str))
+    }
+}
+
+/// Why a word did not resolve to one value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    /// The kind asked for.
+    pub kind: FacetKind,
+    /// What was typed.
+    pub input: String,
+    /// The closest valid values, best first.
+    pub nearest: Vec<String>,
+}
+
+impl std::fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown {} '{}'",
+            self.kind.label().to_lowercase(),
+            crate::text::one_line(&self.input)
+        )?;
+        if !self.nearest.is_empty() {
+            let quoted: Vec<String> = self.nearest.iter().map(|v| format!("'{v}'")).collect();
+            write!(f, "; nearest: {}", quoted.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// All facet values, in file order per kind.
+#[derive(Debug, Clone, Default)]
+pub struct Taxonomy {
+    values: Vec<FacetValue>,
+    /// (kind, normalised name or alias) -> index into `values`.
+    terms: HashMap<(FacetKind, String), usize>,
+}
+
+/// Lowercase, with `-`, `_` and runs of white space folded to one space: the form in which
+/// names and aliases are compared.
+pub fn normalize_term(s: &str) -> String {
+    s.to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Taxonomy {
+    /// Parse a taxonomy file. Problems are returned with the values that could be read.
+    pub fn parse(path: &str, text: &str) -> (Taxonomy, Vec<Diagnostic>) {
+        Taxonomy::parse_extending(path, text, &Taxonomy::default())
+    }
+
+    /// Parse a taxonomy file that extends `base`: an entry naming a value of `base` may leave
+    /// out its description (it only adds aliases and signatures).
+    pub fn parse_extending(path: &str, text: &str, base: &Taxonomy) -> (Taxonomy, Vec<Diagnostic>) {
+        let mut ctx = Ctx::new(path, text);
+        let mut taxonomy = Taxonomy::default();
+        if let Some(doc) = ctx.parse_document(text) {
+            let mut top = Fields::new(doc.get_ref(), doc.span(), "taxonomy");
+            for kind in FacetKind::ALL {
+                for (table, span) in top.tables(&mut ctx, kind.key(), false) {
+                    let mut fields = Fields::new(table, span.clone(), "taxonomy value");
+                    let name = fields.required_str(&mut ctx, "name");
+                    let description = fields.str(&mut ctx, "description");
+                    let aliases = fields
+                        .str_list(&mut ctx, "aliases", false, false)
+                        .unwrap_or_default();
+                    let signatures = fields
+                        .str_list(&mut ctx, "signatures", false, false)
+                        .unwrap_or_default();
+                    fields.finish(&mut ctx);
+                    let Some(name) = name else { continue };
+                    let value = FacetValue {
+                        kind,
+                        name: name.value.trim().to_string(),
+                        description: description.map(|d| d.value).unwrap_or_default(),
+                        aliases: aliases.into_iter().map(|a| a.value).collect(),
+                        signatures: signatures.into_iter().map(|s| s.value).collect(),
+                        defined_in: path.to_string(),
+                    };
+                    if value.description.is_empty()
+                        && taxonomy.get(kind, &value.name).is_none()
+                        && base.get(kind, &value.name).is_none()
+                    {
+                        ctx.error(
+                            span.start,
+                            format!("taxonomy value '{}' needs a `description`", value.name),
+                        );
+                    }
+                    if taxonomy.get(kind, &value.name).is_some() {
+                        ctx.error(
+                            name.offset,
+                            format!("{} '{}' is defined twice", kind.label(), value.name),
+                        );
+                    }
+                    taxonomy.add(value);
+                }
+            }
+            top.finish(&mut ctx);
+        }
+        (taxonomy, ctx.diagnostics)
+    }
+
+    /// Add a value, or merge its aliases and signatures into the value of the same name.
+    pub fn add(&mut self, value: FacetValue) {
+        let key = (value.kind, normalize_term(&value.name));
+        let index = match self
+            .values
+            .iter()
+            .position(|v| v.kind == value.kind && normalize_term(&v.name) == key.1)
+        {
+            Some(i) => {
+                let existing = &mut self.values[i];
+                if existing.description.is_empty() {
+                    existing.description = value.description;
+                }
+                for a in value.aliases {
+                    if !existing.aliases.contains(&a) {
+                        existing.aliases.push(a);
+                    }
+                }
+                for s in value.signatures {
+                    if !existing.signatures.contains(&s) {
+                        existing.signatures.push(s);
+                    }
+                }
+                i
+            }
+            None => {
+                self.values.push(value);
+                self.values.len() - 1
+            }
+        };
+        let v = &self.values[index];
+        let terms: Vec<String> = std::iter::once(&v.name)
+            .chain(&v.aliases)
+            .map(|t| normalize_term(t))
+            .collect();
+        let kind = v.kind;
+        for term in terms {
+            // The first value to claim an alias keeps it; a name always wins over an alias.
+            let entry = self.terms.entry((kind, term.clone())).or_insert(index);
+            if normalize_term(&self.values[index].name) == term {
+                *entry = index;
+            }
+        }
+    }
+
+    /// Extend this taxonomy with another (a user library's).
+    pub fn extend(&mut self, other: Taxonomy) {
+        for value in other.values {
+            self.add(value);
+        }
+    }
+
+    /// Every value.
+    pub fn values(&self) -> &[FacetValue] {
+        &self.values
+    }
+
+    /// The values of one kind, in file order.
+    pub fn values_of(&self, kind: FacetKind) -> impl Iterator<Item = &FacetValue> {
+        self.values.iter().filter(move |v| v.kind == kind)
+    }
+
+    /// The value of `kind` with exactly this name (compared normalised).
+    pub fn get(&self, kind: FacetKind, name: &str) -> Option<&FacetValue> {
+        let norm = normalize_term(name);
+        self.values
+            .iter()
+            .find(|v| v.kind == kind && normalize_term(&v.name) == norm)
+    }
+
+    /// The value of `kind` whose name or alias is exactly `term` (compared normalised).
+    pub fn lookup(&self, kind: FacetKind, term: &str) -> Option<&FacetValue> {
+        self.terms
+            .get(&(kind, normalize_term(term)))
+            .map(|&i| &self.values[i])
+    }
+
+    /// Resolve what someone typed to one value of `kind`: an exact name or alias first, then a
+    /// name or alias it is the only word-prefix of, then a near spelling that stands out.
+    pub fn resolve(&self, kind: FacetKind, input: &str) -> Result<&FacetValue, Unresolved> {
+        if let Some(v) = self.lookup(kind, input) {
+            return Ok(v);
+        }
+        let norm = normalize_term(input);
+        let unresolved = || Unresolved {
+            kind,
+            input: input.to_string(),
+            nearest: self
+                .nearest(kind, input, 3)
+                .into_iter()
+                .map(|v| v.name.clone())
+                .collect(),
+        };
+        if norm.is_empty() {
+            return Err(unresolved());
+        }
+        let mut prefixed: Vec<&FacetValue> = self
+            .values_of(kind)
+            .filter(|v| {
+                std::iter::once(&v.name).chain(&v.aliases).any(|t| {
+                    let t = normalize_term(t);
+                    t.starts_with(&norm)
+                        && (t.len() == norm.len()
+                            || t[norm.len()..].starts_with(' ')
+                            || norm.len() >= 4)
+                })
+            })
+            .collect();
+        prefixed.dedup_by(|a, b| a.name == b.name);
+        if let [only] = prefixed.as_slice() {
+            return Ok(only);
+        }
+        let ranked = self.scored(kind, &norm);
+        match ranked.as_slice() {
+            [(best, v), rest @ ..]
+                if *best >= 0.9 && rest.first().is_none_or(|(s, _)| best - s > 0.03) =>
+            {
+                Ok(v)
+            }
+            _ => Err(unresolved()),
+        }
+    }
+
+    /// The `n` values of `kind` whose names or aliases are spelled most like `input`.
+    pub fn nearest(&self, kind: FacetKind, input: &str, n: usize) -> Vec<&FacetValue> {
+        self.scored(kind, &normalize_term(input))
+            .into_iter()
+            .take(n)
+            .map(|(_, v)| v)
+            .collect()
+    }
+
+    fn scored(&self, kind: FacetKind, norm: &str) -> Vec<(f64, &FacetValue)> {
+        let mut scored: Vec<(f64, &FacetValue)> = self
+            .values_of(kind)
+            .map(|v| {
+                let best = std::iter::once(&v.name)
+                    .chain(&v.aliases)
+                    .map(|t| strsim::jaro_winkler(&normalize_term(t), norm))
+                    .fold(0.0, f64::max);
+                (best, v)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        scored
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+[[component]]
+name = "Training data loader"
+description = "The input pipeline."
+aliases = ["dataloader", "data loader", "DataLoader workers"]
+signatures = ["DataLoader worker (pid"]
+
+[[component]]
+name = "NCCL"
+description = "Collectives."
+aliases = ["all-reduce", "collective"]
+
+[[symptom]]
+name = "Hang"
+description = "No progress."
+aliases = ["hung", "stuck", "frozen"]
+"#;
+
+    fn small() -> Taxonomy {
+        let (t, diags) = Taxonomy::parse("taxonomy.toml", SMALL);
+        assert!(diags.is_empty(), "{diags:?}");
+        t
+    }
+
+    #[test]
+    fn names_and_aliases_resolve_case_insensitively() {
+        let t = small();
+        for (kind, input, want) in [
+            (FacetKind::Component, "nccl", "NCCL"),
+            (FacetKind::Component, "DataLoader", "Training data loader"),
+            (FacetKind::Component, "data-loader", "Training data loader"),
+            (
+                FacetKind::Component,
+                "training data loader",
+                "Training data loader",
+            ),
+            (FacetKind::Component, "all_reduce", "NCCL"),
+            (FacetKind::Symptom, "STUCK", "Hang"),
+            (FacetKind::Component, "train", "Training data loader"),
+            (FacetKind::Component, "dataloadr", "Training data loader"),
+        ] {
+            assert_eq!(
+                t.resolve(kind, input).map(|v| v.name.as_str()),
+                Ok(want),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_values_name_the_nearest() {
+        let t = small();
+        let err = t
+            .resolve(FacetKind::Component, "nccx overheating")
+            .unwrap_err();
+        assert_eq!(err.nearest.len(), 2);
+        assert!(
+            err.to_string()
+                .starts_with("unknown component 'nccx overheating'; nearest: ")
+        );
+        assert!(t.resolve(FacetKind::Symptom, "").is_err());
+    }
+
+    #[test]
+    fn extending_merges_aliases_and_adds_values() {
+        let mut t = small();
+        let (user, diags) = Taxonomy::parse_extending(
+            "team/taxonomy.toml",
+            "[[component]]\nname = \"NCCL\"\naliases = [\"rccl\"]\n\n[[component]]\nname = \"Feature store\"\ndescription = \"Ours.\"\n",
+            &t,
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        t.extend(user);
+        assert_eq!(
+            t.resolve(FacetKind::Component, "RCCL").unwrap().name,
+            "NCCL"
+        );
+        assert_eq!(
+            t.resolve(FacetKind::Component, "feature store")
+                .unwrap()
+                .defined_in,
+            "team/taxonomy.toml"
+        );
+        assert_eq!(t.values_of(FacetKind::Component).count(), 3);
+    }
+
+    #[test]
+    fn bad_taxonomy_entries_are_reported_with_positions() {
+        let (_, diags) = Taxonomy::parse(
+            "t.toml",
+            "[[component]]\nnam = \"x\"\n\n[[colour]]\nname = \"y\"\n",
+        );
+        let text: Vec<String> = diags.iter().map(ToString::to_string).collect();
+        assert!(
+            text.iter().any(|d| d
+                .starts_with("t.toml:1:1: error: taxonomy value is missing required field `name`")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter()
+                .any(|d| d.starts_with("t.toml:2:1: error: unknown key `nam`")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter().any(|d| d.contains("unknown key `colour`")),
+            "{text:?}"
+        );
+    }
+
+    #[test]
+    fn normalisation_folds_separators() {
+        assert_eq!(
+            normalize_term("  Data_Loader-Workers  "),
+            "data loader workers"
+        );
+    }
+}

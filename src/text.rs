@@ -1,0 +1,135 @@
+//! Text hygiene, applied once where text enters the program (case files, taxonomy, queries).
+//!
+//! Everything a case file or a query can put on a screen passes through [`sanitize`]: Unicode
+//! NFC, `\r\n` folded to `\n`, tabs expanded, and every character that could steer a terminal
+//! (C0 controls but newline, DEL, C1 controls, bidirectional overrides and isolates) replaced by a
+//! visible stand-in. After this no output path — TUI, plain text, JSON, Markdown — can carry an
+//! escape sequence that came from data. Nothing here knows about terminals or files.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Columns between tab stops when tabs are expanded.
+pub const TAB_WIDTH: usize = 8;
+
+/// The stand-in for a C1 control or a bidi control: visible, harmless, and obviously wrong.
+pub const REPLACEMENT: char = '\u{FFFD}';
+
+/// Whether `c` may not be shown as it is: C0 (but `\n`), DEL, C1, and the bidi controls
+/// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+pub fn is_unsafe_char(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{9}' | '\u{B}'..='\u{1F}' | '\u{7F}'..='\u{9F}'
+        | '\u{61C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The visible stand-in for an unsafe character: a Control Pictures glyph for C0 and DEL
+/// (`␛` for ESC), U+FFFD for the rest.
+fn stand_in(c: char) -> char {
+    match c {
+        '\u{0}'..='\u{1F}' => char::from_u32(0x2400 + c as u32).unwrap_or(REPLACEMENT),
+        '\u{7F}' => '\u{2421}',
+        _ => REPLACEMENT,
+    }
+}
+
+/// The result of [`sanitize`]: the clean text and whether anything unsafe was replaced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sanitized {
+    /// The text as it may be shown.
+    pub text: String,
+    /// True when a control or bidi character was replaced (tabs and CRLF do not count).
+    pub replaced: bool,
+}
+
+/// Normalise `input` for display; see the module docs for what changes.
+pub fn sanitize(input: &str) -> Sanitized {
+    let mut text = String::with_capacity(input.len());
+    let mut replaced = false;
+    let mut column = 0usize;
+    let mut chars = input.nfc().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => {
+                text.push('\n');
+                column = 0;
+            }
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\t' => {
+                let spaces = TAB_WIDTH - column % TAB_WIDTH;
+                text.extend(std::iter::repeat_n(' ', spaces));
+                column += spaces;
+            }
+            c if is_unsafe_char(c) => {
+                text.push(stand_in(c));
+                replaced = true;
+                column += 1;
+            }
+            c => {
+                text.push(c);
+                column += 1;
+            }
+        }
+    }
+    Sanitized { text, replaced }
+}
+
+/// [`sanitize`], keeping only the text.
+pub fn clean(input: &str) -> String {
+    sanitize(input).text
+}
+
+/// Text for one line of output: sanitized, with newlines folded to spaces.
+pub fn one_line(input: &str) -> String {
+    let text = clean(input);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_unchanged() {
+        let s = sanitize("NCCL WARN Timeout — 100% GPU, 日本語 ✓");
+        assert_eq!(s.text, "NCCL WARN Timeout — 100% GPU, 日本語 ✓");
+        assert!(!s.replaced);
+    }
+
+    #[test]
+    fn escape_sequences_lose_their_escape() {
+        for hostile in [
+            "\x1b[2J",
+            "\x1b]52;c;aGVsbG8=\x07",
+            "\u{9b}31m",
+            "a\u{202e}b",
+            "x\u{2066}y",
+        ] {
+            let s = sanitize(hostile);
+            assert!(s.replaced, "{hostile:?}");
+            assert!(!s.text.chars().any(is_unsafe_char), "{:?}", s.text);
+        }
+        assert_eq!(clean("\x1b[2J"), "\u{241b}[2J");
+        assert_eq!(clean("\x7f"), "\u{2421}");
+        assert_eq!(clean("a\u{202e}b"), "a\u{FFFD}b");
+    }
+
+    #[test]
+    fn tabs_expand_to_stops_and_crlf_folds() {
+        assert_eq!(clean("a\tb"), "a       b");
+        assert_eq!(clean("12345678\tb"), "12345678        b");
+        assert_eq!(clean("one\r\ntwo"), "one\ntwo");
+        assert!(sanitize("lone\rcr").replaced);
+        assert!(!sanitize("a\tb\r\n").replaced);
+    }
+
+    #[test]
+    fn text_is_nfc() {
+        // "e" + combining acute becomes the precomposed "é".
+        assert_eq!(clean("e\u{301}"), "\u{e9}");
+    }
+
+    #[test]
+    fn one_line_folds_whitespace() {
+        assert_eq!(one_line(" a\n b\t c "), "a b c");
+    }
+}
