@@ -113,9 +113,70 @@ pub struct FacetsArgs {
     /// Include values no case uses.
     #[arg(long)]
     pub all: bool,
+    /// Count only cases under these filters.
+    #[command(flatten)]
+    pub filters: FilterArgs,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Filters shared by the commands that take them: every value must hold.
+#[derive(Debug, Args, Clone, Default)]
+pub struct FilterArgs {
+    /// Only cases with this component (name or alias; repeatable; prefix with - to exclude).
+    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    pub component: Vec<String>,
+    /// Only cases with this symptom (repeatable; prefix with - to exclude).
+    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    pub symptom: Vec<String>,
+    /// Only cases with this root cause (repeatable; prefix with - to exclude).
+    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    pub root_cause: Vec<String>,
+    /// Only cases with this contributing factor (repeatable; prefix with - to exclude).
+    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    pub factor: Vec<String>,
+    /// Only cases from this organization (repeatable: any of them).
+    #[arg(long, value_name = "ORG")]
+    pub org: Vec<String>,
+    /// Only cases on or after this date (YYYY, YYYY-MM or YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub after: Option<String>,
+    /// Only cases on or before this date (YYYY, YYYY-MM or YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub before: Option<String>,
+}
+
+impl FilterArgs {
+    /// Resolve the flags into [`crate::filter::Filters`]; an unknown value is a usage error
+    /// naming the nearest valid values.
+    pub fn to_filters(&self, taxonomy: &crate::taxonomy::Taxonomy) -> crate::Result<crate::filter::Filters> {
+        use crate::corpus::FacetKind;
+        let mut filters = crate::filter::Filters::default();
+        for (kind, values) in [
+            (FacetKind::Component, &self.component),
+            (FacetKind::Symptom, &self.symptom),
+            (FacetKind::RootCause, &self.root_cause),
+            (FacetKind::ContributingFactor, &self.factor),
+        ] {
+            for v in values {
+                let (negated, v) = match v.strip_prefix('-') {
+                    Some(rest) => (true, rest),
+                    None => (false, v.as_str()),
+                };
+                filters.add_facet(taxonomy, kind, v, negated)?;
+            }
+        }
+        filters.organizations = self.org.clone();
+        let date = |s: &Option<String>, flag: &str| -> crate::Result<_> {
+            s.as_deref()
+                .map(|d| d.parse().map_err(|e| crate::Error::Usage(format!("--{flag}: {e}"))))
+                .transpose()
+        };
+        filters.after = date(&self.after, "after")?;
+        filters.before = date(&self.before, "before")?;
+        Ok(filters)
+    }
 }
 
 /// `incidex check`.

@@ -45,26 +45,19 @@ pub struct Settings {
 /// Where incidex keeps its files, per the XDG base directories.
 pub fn config_dir() -> Option<PathBuf> {
     use etcetera::BaseStrategy;
-    etcetera::choose_base_strategy()
-        .ok()
-        .map(|s| s.config_dir().join("incidex"))
+    etcetera::choose_base_strategy().ok().map(|s| s.config_dir().join("incidex"))
 }
 
 /// `$XDG_STATE_HOME/incidex` (for `--resume`).
 pub fn state_dir() -> Option<PathBuf> {
     use etcetera::BaseStrategy;
-    etcetera::choose_base_strategy()
-        .ok()
-        .and_then(|s| s.state_dir())
-        .map(|d| d.join("incidex"))
+    etcetera::choose_base_strategy().ok().and_then(|s| s.state_dir()).map(|d| d.join("incidex"))
 }
 
 /// `$XDG_CACHE_HOME/incidex` (for the index cache).
 pub fn cache_dir() -> Option<PathBuf> {
     use etcetera::BaseStrategy;
-    etcetera::choose_base_strategy()
-        .ok()
-        .map(|s| s.cache_dir().join("incidex"))
+    etcetera::choose_base_strategy().ok().map(|s| s.cache_dir().join("incidex"))
 }
 
 impl Settings {
@@ -83,12 +76,7 @@ impl Settings {
         ))
     }
 
-    fn merge(
-        config: ConfigFile,
-        env_data: Option<String>,
-        no_color: bool,
-        args: &GlobalArgs,
-    ) -> Settings {
+    fn merge(config: ConfigFile, env_data: Option<String>, no_color: bool, args: &GlobalArgs) -> Settings {
         let mut data = config.data;
         if let Some(list) = env_data {
             data.extend(list.split(':').filter(|p| !p.is_empty()).map(PathBuf::from));
@@ -135,39 +123,17 @@ mod tests {
 
     #[test]
     fn data_directories_add_up_in_order_without_repeats() {
-        let config = ConfigFile {
-            data: vec!["/team".into()],
-            ..Default::default()
-        };
-        let args = GlobalArgs {
-            data: vec!["./mine".into(), "/team".into()],
-            ..Default::default()
-        };
+        let config = ConfigFile { data: vec!["/team".into()], ..Default::default() };
+        let args = GlobalArgs { data: vec!["./mine".into(), "/team".into()], ..Default::default() };
         let s = Settings::merge(config, Some("/env/a::/env/b".into()), false, &args);
-        assert_eq!(
-            s.data,
-            [
-                PathBuf::from("/team"),
-                "/env/a".into(),
-                "/env/b".into(),
-                "./mine".into()
-            ]
-        );
+        assert_eq!(s.data, [PathBuf::from("/team"), "/env/a".into(), "/env/b".into(), "./mine".into()]);
         assert!(s.bundled);
     }
 
     #[test]
     fn flags_override_the_config_file() {
-        let config = ConfigFile {
-            theme: Some("light".into()),
-            mouse: Some(true),
-            data: vec![],
-        };
-        let args = GlobalArgs {
-            theme: Some("mono".into()),
-            no_bundled: true,
-            ..Default::default()
-        };
+        let config = ConfigFile { theme: Some("light".into()), mouse: Some(true), data: vec![] };
+        let args = GlobalArgs { theme: Some("mono".into()), no_bundled: true, ..Default::default() };
         let s = Settings::merge(config, None, true, &args);
         assert_eq!(s.theme.as_deref(), Some("mono"));
         assert!(s.mouse && s.no_color && !s.bundled);
@@ -182,9 +148,6 @@ mod tests {
         assert!(err.contains("config.toml:2:9: error: config:"), "{err}");
         std::fs::write(&path, "colour = 1\n").unwrap();
         let err = read_config(&path).unwrap_err().to_string();
-        assert!(
-            err.contains("config.toml:1:1") && err.contains("unknown field `colour`"),
-            "{err}"
-        );
+        assert!(err.contains("config.toml:1:1") && err.contains("unknown field `colour`"), "{err}");
     }
 }

@@ -50,13 +50,7 @@ impl Diagnostic {
         severity: Severity,
         message: impl Into<String>,
     ) -> Self {
-        Diagnostic {
-            path: path.into(),
-            line,
-            column,
-            severity,
-            message: message.into(),
-        }
+        Diagnostic { path: path.into(), line, column, severity, message: message.into() }
     }
 
     /// Whether this diagnostic makes a check fail.
@@ -73,11 +67,7 @@ impl fmt::Display for Diagnostic {
             // About a whole file or directory, not a place in it.
             write!(f, "{path}: {}: {message}", self.severity)
         } else {
-            write!(
-                f,
-                "{path}:{}:{}: {}: {message}",
-                self.line, self.column, self.severity
-            )
+            write!(f, "{path}:{}:{}: {}: {message}", self.line, self.column, self.severity)
         }
     }
 }
@@ -92,24 +82,16 @@ pub struct LineIndex<'a> {
 impl<'a> LineIndex<'a> {
     /// Index `text`.
     pub fn new(text: &'a str) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         LineIndex { text, line_starts }
     }
 
     /// Line and column of byte `offset` (clamped to the text).
     pub fn position(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self
-            .line_starts
-            .partition_point(|&start| start <= offset)
-            .max(1);
+        let line = self.line_starts.partition_point(|&start| start <= offset).max(1);
         let start = self.line_starts[line - 1];
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |prefix| prefix.chars().count());
+        let column = self.text.get(start..offset).map_or(offset - start, |prefix| prefix.chars().count());
         (line, column + 1)
     }
 }

@@ -41,10 +41,7 @@ impl Error {
 
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod config;
 pub mod corpus;
 pub mod diag;
 pub mod error;
+pub mod filter;
 pub mod markdown;
 pub mod taxonomy;
 pub mod text;
@@ -20,9 +21,5 @@ pub use error::{Error, Result};
 
 /// What `--version` prints after the program name: the program's and the library's versions.
 pub static VERSION_LINE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!(
-        "{} ({})",
-        env!("CARGO_PKG_VERSION"),
-        corpus::load::library_version()
-    )
+    format!("{} ({})", env!("CARGO_PKG_VERSION"), corpus::load::library_version())
 });

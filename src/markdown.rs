@@ -14,21 +14,13 @@ pub fn escape_inline(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!' | '(' | ')' | '{' | '}'
-            | '"' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!' | '(' | ')' | '{' | '}' | '"' => {
                 out.push('\\');
                 out.push(c);
             }
             // `scheme://` and `www.` are GFM autolink triggers: escape the ':' or the '.'.
-            ':' if chars.get(i + 1) == Some(&'/') && chars.get(i + 2) == Some(&'/') => {
-                out.push_str("\\:")
-            }
-            '.' if i >= 3
-                && chars[i - 3..i]
-                    .iter()
-                    .collect::<String>()
-                    .eq_ignore_ascii_case("www") =>
-            {
+            ':' if chars.get(i + 1) == Some(&'/') && chars.get(i + 2) == Some(&'/') => out.push_str("\\:"),
+            '.' if i >= 3 && chars[i - 3..i].iter().collect::<String>().eq_ignore_ascii_case("www") => {
                 out.push_str("\\.")
             }
             // A leading `-`, `+`, `=` or a digit run followed by `.`/`)` could start a block.
@@ -48,9 +40,7 @@ pub fn escape_inline(text: &str) -> String {
 pub fn safe_url(url: &str) -> Option<String> {
     let url = url.trim();
     let ok_scheme = url.starts_with("https://") || url.starts_with("http://");
-    let ok_chars = url
-        .chars()
-        .all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"' | '`' | '\\'));
+    let ok_chars = url.chars().all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"' | '`' | '\\'));
     (ok_scheme && ok_chars).then(|| url.replace('(', "%28").replace(')', "%29"))
 }
 
@@ -70,22 +60,10 @@ mod tests {
     fn markup_is_neutralised() {
         for (input, want) in [
             ("plain words", "plain words"),
-            (
-                "<script>alert(1)</script>",
-                "&lt;script&gt;alert\\(1\\)&lt;/script&gt;",
-            ),
-            (
-                "[click](https://evil.example)",
-                "\\[click\\]\\(https\\://evil.example\\)",
-            ),
-            (
-                "**bold** _it_ `code`",
-                "\\*\\*bold\\*\\* \\_it\\_ \\`code\\`",
-            ),
-            (
-                "- not a list\n# not a heading",
-                "\\- not a list \\# not a heading",
-            ),
+            ("<script>alert(1)</script>", "&lt;script&gt;alert\\(1\\)&lt;/script&gt;"),
+            ("[click](https://evil.example)", "\\[click\\]\\(https\\://evil.example\\)"),
+            ("**bold** _it_ `code`", "\\*\\*bold\\*\\* \\_it\\_ \\`code\\`"),
+            ("- not a list\n# not a heading", "\\- not a list \\# not a heading"),
             ("1. first", "1\\. first"),
             ("see www.example.com", "see www\\.example.com"),
             ("a | b", "a \\| b"),

@@ -57,12 +57,7 @@ pub struct Unresolved {
 
 impl std::fmt::Display for Unresolved {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown {} '{}'",
-            self.kind.label().to_lowercase(),
-            crate::text::one_line(&self.input)
-        )?;
+        write!(f, "unknown {} '{}'", self.kind.label().to_lowercase(), crate::text::one_line(&self.input))?;
         if !self.nearest.is_empty() {
             let quoted: Vec<String> = self.nearest.iter().map(|v| format!("'{v}'")).collect();
             write!(f, "; nearest: {}", quoted.join(", "))?;
@@ -107,12 +102,9 @@ impl Taxonomy {
                     let mut fields = Fields::new(table, span.clone(), "taxonomy value");
                     let name = fields.required_str(&mut ctx, "name");
                     let description = fields.str(&mut ctx, "description");
-                    let aliases = fields
-                        .str_list(&mut ctx, "aliases", false, false)
-                        .unwrap_or_default();
-                    let signatures = fields
-                        .str_list(&mut ctx, "signatures", false, false)
-                        .unwrap_or_default();
+                    let aliases = fields.str_list(&mut ctx, "aliases", false, false).unwrap_or_default();
+                    let signatures =
+                        fields.str_list(&mut ctx, "signatures", false, false).unwrap_or_default();
                     fields.finish(&mut ctx);
                     let Some(name) = name else { continue };
                     let value = FacetValue {
@@ -133,10 +125,7 @@ impl Taxonomy {
                         );
                     }
                     if taxonomy.get(kind, &value.name).is_some() {
-                        ctx.error(
-                            name.offset,
-                            format!("{} '{}' is defined twice", kind.label(), value.name),
-                        );
+                        ctx.error(name.offset, format!("{} '{}' is defined twice", kind.label(), value.name));
                     }
                     taxonomy.add(value);
                 }
@@ -149,38 +138,33 @@ impl Taxonomy {
     /// Add a value, or merge its aliases and signatures into the value of the same name.
     pub fn add(&mut self, value: FacetValue) {
         let key = (value.kind, normalize_term(&value.name));
-        let index = match self
-            .values
-            .iter()
-            .position(|v| v.kind == value.kind && normalize_term(&v.name) == key.1)
-        {
-            Some(i) => {
-                let existing = &mut self.values[i];
-                if existing.description.is_empty() {
-                    existing.description = value.description;
-                }
-                for a in value.aliases {
-                    if !existing.aliases.contains(&a) {
-                        existing.aliases.push(a);
+        let index =
+            match self.values.iter().position(|v| v.kind == value.kind && normalize_term(&v.name) == key.1) {
+                Some(i) => {
+                    let existing = &mut self.values[i];
+                    if existing.description.is_empty() {
+                        existing.description = value.description;
                     }
-                }
-                for s in value.signatures {
-                    if !existing.signatures.contains(&s) {
-                        existing.signatures.push(s);
+                    for a in value.aliases {
+                        if !existing.aliases.contains(&a) {
+                            existing.aliases.push(a);
+                        }
                     }
+                    for s in value.signatures {
+                        if !existing.signatures.contains(&s) {
+                            existing.signatures.push(s);
+                        }
+                    }
+                    i
                 }
-                i
-            }
-            None => {
-                self.values.push(value);
-                self.values.len() - 1
-            }
-        };
+                None => {
+                    self.values.push(value);
+                    self.values.len() - 1
+                }
+            };
         let v = &self.values[index];
-        let terms: Vec<String> = std::iter::once(&v.name)
-            .chain(&v.aliases)
-            .map(|t| normalize_term(t))
-            .collect();
+        let terms: Vec<String> =
+            std::iter::once(&v.name).chain(&v.aliases).map(|t| normalize_term(t)).collect();
         let kind = v.kind;
         for term in terms {
             // The first value to claim an alias keeps it; a name always wins over an alias.
@@ -211,16 +195,12 @@ impl Taxonomy {
     /// The value of `kind` with exactly this name (compared normalised).
     pub fn get(&self, kind: FacetKind, name: &str) -> Option<&FacetValue> {
         let norm = normalize_term(name);
-        self.values
-            .iter()
-            .find(|v| v.kind == kind && normalize_term(&v.name) == norm)
+        self.values.iter().find(|v| v.kind == kind && normalize_term(&v.name) == norm)
     }
 
     /// The value of `kind` whose name or alias is exactly `term` (compared normalised).
     pub fn lookup(&self, kind: FacetKind, term: &str) -> Option<&FacetValue> {
-        self.terms
-            .get(&(kind, normalize_term(term)))
-            .map(|&i| &self.values[i])
+        self.terms.get(&(kind, normalize_term(term))).map(|&i| &self.values[i])
     }
 
     /// Resolve what someone typed to one value of `kind`: an exact name or alias first, then a
@@ -233,11 +213,7 @@ impl Taxonomy {
         let unresolved = || Unresolved {
             kind,
             input: input.to_string(),
-            nearest: self
-                .nearest(kind, input, 3)
-                .into_iter()
-                .map(|v| v.name.clone())
-                .collect(),
+            nearest: self.nearest(kind, input, 3).into_iter().map(|v| v.name.clone()).collect(),
         };
         if norm.is_empty() {
             return Err(unresolved());
@@ -248,9 +224,7 @@ impl Taxonomy {
                 std::iter::once(&v.name).chain(&v.aliases).any(|t| {
                     let t = normalize_term(t);
                     t.starts_with(&norm)
-                        && (t.len() == norm.len()
-                            || t[norm.len()..].starts_with(' ')
-                            || norm.len() >= 4)
+                        && (t.len() == norm.len() || t[norm.len()..].starts_with(' ') || norm.len() >= 4)
                 })
             })
             .collect();
@@ -260,9 +234,7 @@ impl Taxonomy {
         }
         let ranked = self.scored(kind, &norm);
         match ranked.as_slice() {
-            [(best, v), rest @ ..]
-                if *best >= 0.9 && rest.first().is_none_or(|(s, _)| best - s > 0.03) =>
-            {
+            [(best, v), rest @ ..] if *best >= 0.9 && rest.first().is_none_or(|(s, _)| best - s > 0.03) => {
                 Ok(v)
             }
             _ => Err(unresolved()),
@@ -271,11 +243,7 @@ impl Taxonomy {
 
     /// The `n` values of `kind` whose names or aliases are spelled most like `input`.
     pub fn nearest(&self, kind: FacetKind, input: &str, n: usize) -> Vec<&FacetValue> {
-        self.scored(kind, &normalize_term(input))
-            .into_iter()
-            .take(n)
-            .map(|(_, v)| v)
-            .collect()
+        self.scored(kind, &normalize_term(input)).into_iter().take(n).map(|(_, v)| v).collect()
     }
 
     fn scored(&self, kind: FacetKind, norm: &str) -> Vec<(f64, &FacetValue)> {
@@ -329,35 +297,22 @@ aliases = ["hung", "stuck", "frozen"]
             (FacetKind::Component, "nccl", "NCCL"),
             (FacetKind::Component, "DataLoader", "Training data loader"),
             (FacetKind::Component, "data-loader", "Training data loader"),
-            (
-                FacetKind::Component,
-                "training data loader",
-                "Training data loader",
-            ),
+            (FacetKind::Component, "training data loader", "Training data loader"),
             (FacetKind::Component, "all_reduce", "NCCL"),
             (FacetKind::Symptom, "STUCK", "Hang"),
             (FacetKind::Component, "train", "Training data loader"),
             (FacetKind::Component, "dataloadr", "Training data loader"),
         ] {
-            assert_eq!(
-                t.resolve(kind, input).map(|v| v.name.as_str()),
-                Ok(want),
-                "{input}"
-            );
+            assert_eq!(t.resolve(kind, input).map(|v| v.name.as_str()), Ok(want), "{input}");
         }
     }
 
     #[test]
     fn unknown_values_name_the_nearest() {
         let t = small();
-        let err = t
-            .resolve(FacetKind::Component, "nccx overheating")
-            .unwrap_err();
+        let err = t.resolve(FacetKind::Component, "nccx overheating").unwrap_err();
         assert_eq!(err.nearest.len(), 2);
-        assert!(
-            err.to_string()
-                .starts_with("unknown component 'nccx overheating'; nearest: ")
-        );
+        assert!(err.to_string().starts_with("unknown component 'nccx overheating'; nearest: "));
         assert!(t.resolve(FacetKind::Symptom, "").is_err());
     }
 
@@ -371,14 +326,9 @@ aliases = ["hung", "stuck", "frozen"]
         );
         assert!(diags.is_empty(), "{diags:?}");
         t.extend(user);
+        assert_eq!(t.resolve(FacetKind::Component, "RCCL").unwrap().name, "NCCL");
         assert_eq!(
-            t.resolve(FacetKind::Component, "RCCL").unwrap().name,
-            "NCCL"
-        );
-        assert_eq!(
-            t.resolve(FacetKind::Component, "feature store")
-                .unwrap()
-                .defined_in,
+            t.resolve(FacetKind::Component, "feature store").unwrap().defined_in,
             "team/taxonomy.toml"
         );
         assert_eq!(t.values_of(FacetKind::Component).count(), 3);
@@ -386,32 +336,20 @@ aliases = ["hung", "stuck", "frozen"]
 
     #[test]
     fn bad_taxonomy_entries_are_reported_with_positions() {
-        let (_, diags) = Taxonomy::parse(
-            "t.toml",
-            "[[component]]\nnam = \"x\"\n\n[[colour]]\nname = \"y\"\n",
-        );
+        let (_, diags) =
+            Taxonomy::parse("t.toml", "[[component]]\nnam = \"x\"\n\n[[colour]]\nname = \"y\"\n");
         let text: Vec<String> = diags.iter().map(ToString::to_string).collect();
         assert!(
-            text.iter().any(|d| d
-                .starts_with("t.toml:1:1: error: taxonomy value is missing required field `name`")),
-            "{text:?}"
-        );
-        assert!(
             text.iter()
-                .any(|d| d.starts_with("t.toml:2:1: error: unknown key `nam`")),
+                .any(|d| d.starts_with("t.toml:1:1: error: taxonomy value is missing required field `name`")),
             "{text:?}"
         );
-        assert!(
-            text.iter().any(|d| d.contains("unknown key `colour`")),
-            "{text:?}"
-        );
+        assert!(text.iter().any(|d| d.starts_with("t.toml:2:1: error: unknown key `nam`")), "{text:?}");
+        assert!(text.iter().any(|d| d.contains("unknown key `colour`")), "{text:?}");
     }
 
     #[test]
     fn normalisation_folds_separators() {
-        assert_eq!(
-            normalize_term("  Data_Loader-Workers  "),
-            "data loader workers"
-        );
+        assert_eq!(normalize_term("  Data_Loader-Workers  "), "data loader workers");
     }
 }

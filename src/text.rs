@@ -97,13 +97,7 @@ mod tests {
 
     #[test]
     fn escape_sequences_lose_their_escape() {
-        for hostile in [
-            "\x1b[2J",
-            "\x1b]52;c;aGVsbG8=\x07",
-            "\u{9b}31m",
-            "a\u{202e}b",
-            "x\u{2066}y",
-        ] {
+        for hostile in ["\x1b[2J", "\x1b]52;c;aGVsbG8=\x07", "\u{9b}31m", "a\u{202e}b", "x\u{2066}y"] {
             let s = sanitize(hostile);
             assert!(s.replaced, "{hostile:?}");
             assert!(!s.text.chars().any(is_unsafe_char), "{:?}", s.text);

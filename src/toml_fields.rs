@@ -30,19 +30,13 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// Start reading `text` from `path`.
     pub fn new(path: &'a str, text: &'a str) -> Self {
-        Ctx {
-            path,
-            lines: LineIndex::new(text),
-            diagnostics: Vec::new(),
-            fatal: false,
-        }
+        Ctx { path, lines: LineIndex::new(text), diagnostics: Vec::new(), fatal: false }
     }
 
     /// Record a problem at byte `offset`.
     pub fn report(&mut self, offset: usize, severity: Severity, message: impl Into<String>) {
         let position = self.lines.position(offset);
-        self.diagnostics
-            .push(Diagnostic::new(self.path, position, severity, message));
+        self.diagnostics.push(Diagnostic::new(self.path, position, severity, message));
     }
 
     /// Record an error at byte `offset`.
@@ -90,12 +84,7 @@ pub struct Fields<'t, 'i> {
 impl<'t, 'i> Fields<'t, 'i> {
     /// Read `table`, which starts at `span`; `what` names it in messages ("case", "source").
     pub fn new(table: &'t DeTable<'i>, span: Range<usize>, what: &'static str) -> Self {
-        Fields {
-            table,
-            offset: span.start,
-            what,
-            read: Vec::new(),
-        }
+        Fields { table, offset: span.start, what, read: Vec::new() }
     }
 
     fn get(&mut self, key: &'static str) -> Option<&'t Spanned<DeValue<'i>>> {
@@ -104,10 +93,7 @@ impl<'t, 'i> Fields<'t, 'i> {
     }
 
     fn missing(&self, ctx: &mut Ctx, key: &str) {
-        ctx.fatal(
-            self.offset,
-            format!("{} is missing required field `{key}`", self.what),
-        );
+        ctx.fatal(self.offset, format!("{} is missing required field `{key}`", self.what));
     }
 
     /// An optional string.
@@ -146,21 +132,12 @@ impl<'t, 'i> Fields<'t, 'i> {
             return None;
         };
         let DeValue::Array(items) = value.get_ref() else {
-            ctx.fatal(
-                value.span().start,
-                format!("`{key}` must be a list of strings"),
-            );
+            ctx.fatal(value.span().start, format!("`{key}` must be a list of strings"));
             return None;
         };
-        let texts: Vec<Text> = items
-            .iter()
-            .filter_map(|item| string_value(ctx, key, item))
-            .collect();
+        let texts: Vec<Text> = items.iter().filter_map(|item| string_value(ctx, key, item)).collect();
         if non_empty && items.is_empty() {
-            ctx.error(
-                value.span().start,
-                format!("`{key}` is an empty list; it needs at least one entry"),
-            );
+            ctx.error(value.span().start, format!("`{key}` is an empty list; it needs at least one entry"));
         }
         Some(texts)
     }
@@ -176,21 +153,14 @@ impl<'t, 'i> Fields<'t, 'i> {
         match parsed {
             Some(n) if n.is_finite() && n >= 0.0 => Some(n),
             _ => {
-                ctx.fatal(
-                    value.span().start,
-                    format!("`{key}` must be a non-negative number"),
-                );
+                ctx.fatal(value.span().start, format!("`{key}` must be a non-negative number"));
                 None
             }
         }
     }
 
     /// A sub-table (`[impact]`).
-    pub fn table(
-        &mut self,
-        ctx: &mut Ctx,
-        key: &'static str,
-    ) -> Option<(&'t DeTable<'i>, Range<usize>)> {
+    pub fn table(&mut self, ctx: &mut Ctx, key: &'static str) -> Option<(&'t DeTable<'i>, Range<usize>)> {
         let value = self.get(key)?;
         match value.get_ref() {
             DeValue::Table(t) => Some((t, value.span())),
@@ -215,27 +185,18 @@ impl<'t, 'i> Fields<'t, 'i> {
             return Vec::new();
         };
         let DeValue::Array(items) = value.get_ref() else {
-            ctx.fatal(
-                value.span().start,
-                format!("`{key}` must be an array of tables ([[{key}]])"),
-            );
+            ctx.fatal(value.span().start, format!("`{key}` must be an array of tables ([[{key}]])"));
             return Vec::new();
         };
         if required && items.is_empty() {
-            ctx.error(
-                value.span().start,
-                format!("`{key}` is an empty list; it needs at least one entry"),
-            );
+            ctx.error(value.span().start, format!("`{key}` is an empty list; it needs at least one entry"));
         }
         items
             .iter()
             .filter_map(|item| match item.get_ref() {
                 DeValue::Table(t) => Some((t, item.span())),
                 _ => {
-                    ctx.fatal(
-                        item.span().start,
-                        format!("each entry of `{key}` must be a table"),
-                    );
+                    ctx.fatal(item.span().start, format!("each entry of `{key}` must be a table"));
                     None
                 }
             })
@@ -255,16 +216,10 @@ impl<'t, 'i> Fields<'t, 'i> {
                 .map(|k| (strsim::jaro_winkler(k, name), *k))
                 .filter(|(score, _)| *score > 0.8)
                 .max_by(|a, b| a.0.total_cmp(&b.0));
-            let hint = nearest
-                .map(|(_, k)| format!(" (did you mean `{k}`?)"))
-                .unwrap_or_default();
+            let hint = nearest.map(|(_, k)| format!(" (did you mean `{k}`?)")).unwrap_or_default();
             ctx.error(
                 key.span().start,
-                format!(
-                    "unknown key `{}` in {}{hint}",
-                    crate::text::one_line(name),
-                    self.what
-                ),
+                format!("unknown key `{}` in {}{hint}", crate::text::one_line(name), self.what),
             );
         }
     }
@@ -276,15 +231,9 @@ fn string_value(ctx: &mut Ctx, key: &str, value: &Spanned<DeValue>) -> Option<Te
         DeValue::String(s) => {
             let clean = crate::text::sanitize(s);
             if clean.replaced {
-                ctx.error(
-                    offset,
-                    format!("`{key}` contains control or bidi characters (shown replaced)"),
-                );
+                ctx.error(offset, format!("`{key}` contains control or bidi characters (shown replaced)"));
             }
-            Some(Text {
-                value: clean.text,
-                offset,
-            })
+            Some(Text { value: clean.text, offset })
         }
         _ => {
             ctx.fatal(offset, format!("`{key}` must be a string"));

@@ -11,10 +11,7 @@ use crate::{
 
 /// Check and print every problem; fail (exit 1) when there is an error.
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
-    let report: CheckReport = check(&CheckOptions {
-        dirs: args.dirs.clone(),
-        strict: args.strict,
-    });
+    let report: CheckReport = check(&CheckOptions { dirs: args.dirs.clone(), strict: args.strict });
     if args.json {
         write_json(out, &report)?;
     } else {

@@ -9,6 +9,7 @@ use crate::{
     commands::{stdout_error, write_json},
     corpus::{FacetKind, Library},
     error::{Error, Result},
+    filter::Filters,
 };
 
 /// One value and its count.
@@ -22,18 +23,21 @@ pub struct FacetCount<'a> {
     pub description: &'a str,
 }
 
-/// Counts per value of `kind`, most cases first, ties by name; values no case uses only with `all`.
-pub fn counts<'a>(library: &'a Library, kind: FacetKind, all: bool) -> Vec<FacetCount<'a>> {
+/// Counts per value of `kind` over the cases under `filters`, most cases first, ties by name;
+/// values no case uses only with `all`.
+pub fn counts<'a>(
+    library: &'a Library,
+    filters: &Filters,
+    kind: FacetKind,
+    all: bool,
+) -> Vec<FacetCount<'a>> {
+    let cases: Vec<&crate::corpus::Case> = library.cases.iter().filter(|c| filters.matches(c)).collect();
     let mut counts: Vec<FacetCount> = library
         .taxonomy
         .values_of(kind)
         .map(|v| FacetCount {
             value: &v.name,
-            count: library
-                .cases
-                .iter()
-                .filter(|c| c.facets.contains(kind, &v.name))
-                .count(),
+            count: cases.iter().filter(|c| c.facets.contains(kind, &v.name)).count(),
             description: &v.description,
         })
         .filter(|c| all || c.count > 0)
@@ -44,6 +48,7 @@ pub fn counts<'a>(library: &'a Library, kind: FacetKind, all: bool) -> Vec<Facet
 
 /// Print the counts for one kind or all four.
 pub fn run(args: &FacetsArgs, library: &Library, out: &mut dyn Write) -> Result<()> {
+    let filters = args.filters.to_filters(&library.taxonomy)?;
     let kinds: Vec<FacetKind> = match &args.kind {
         Some(k) => vec![k.parse::<FacetKind>().map_err(Error::Usage)?],
         None => FacetKind::ALL.to_vec(),
@@ -54,7 +59,7 @@ pub fn run(args: &FacetsArgs, library: &Library, out: &mut dyn Write) -> Result<
             .map(|k| {
                 (
                     k.key().to_string(),
-                    serde_json::to_value(counts(library, *k, args.all)).unwrap_or_default(),
+                    serde_json::to_value(counts(library, &filters, *k, args.all)).unwrap_or_default(),
                 )
             })
             .collect();
@@ -65,7 +70,7 @@ pub fn run(args: &FacetsArgs, library: &Library, out: &mut dyn Write) -> Result<
             writeln!(out).map_err(stdout_error)?;
         }
         writeln!(out, "{}", kind.label()).map_err(stdout_error)?;
-        for c in counts(library, *kind, args.all) {
+        for c in counts(library, &filters, *kind, args.all) {
             writeln!(out, "{:>5}  {}", c.count, c.value).map_err(stdout_error)?;
         }
     }

@@ -12,31 +12,15 @@ use crate::{
 /// Print the library's cases: two lines each (date and title; id and organization), or JSON.
 pub fn run(args: &ListArgs, library: &Library, out: &mut dyn Write) -> Result<()> {
     if args.json {
-        return write_json(
-            out,
-            &serde_json::json!({ "total": library.cases.len(), "cases": library.cases }),
-        );
+        return write_json(out, &serde_json::json!({ "total": library.cases.len(), "cases": library.cases }));
     }
     let width = text_width();
     for case in &library.cases {
-        let date = case
-            .date
-            .map(|d| d.to_string())
-            .unwrap_or_else(|| "undated".into());
-        writeln!(
-            out,
-            "{date:<10}  {}",
-            truncate(&case.title, width.saturating_sub(12))
-        )
-        .map_err(stdout_error)?;
+        let date = case.date.map(|d| d.to_string()).unwrap_or_else(|| "undated".into());
+        writeln!(out, "{date:<10}  {}", truncate(&case.title, width.saturating_sub(12)))
+            .map_err(stdout_error)?;
         let meta = format!("{} · {}", case.id, case.organization);
-        writeln!(
-            out,
-            "{:<10}  {}",
-            "",
-            truncate(&meta, width.saturating_sub(12))
-        )
-        .map_err(stdout_error)?;
+        writeln!(out, "{:<10}  {}", "", truncate(&meta, width.saturating_sub(12))).map_err(stdout_error)?;
     }
     Ok(())
 }

@@ -15,30 +15,18 @@ pub fn run(args: &ShowArgs, library: &Library, out: &mut dyn Write) -> Result<()
     let case = find(library, &args.id)?;
     match args.format() {
         ShowFormat::Json => write_json(out, case),
-        ShowFormat::Markdown => out
-            .write_all(to_markdown(case).as_bytes())
-            .map_err(stdout_error),
-        ShowFormat::Text => out
-            .write_all(to_text(case, text_width()).as_bytes())
-            .map_err(stdout_error),
+        ShowFormat::Markdown => out.write_all(to_markdown(case).as_bytes()).map_err(stdout_error),
+        ShowFormat::Text => out.write_all(to_text(case, text_width()).as_bytes()).map_err(stdout_error),
     }
 }
 
 /// The case with `id`, or an error naming the closest ids.
 pub fn find<'a>(library: &'a Library, id: &str) -> Result<&'a Case> {
     library.case(id).ok_or_else(|| {
-        let mut near: Vec<(f64, &str)> = library
-            .cases
-            .iter()
-            .map(|c| (strsim::jaro_winkler(&c.id, id), c.id.as_str()))
-            .collect();
+        let mut near: Vec<(f64, &str)> =
+            library.cases.iter().map(|c| (strsim::jaro_winkler(&c.id, id), c.id.as_str())).collect();
         near.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let near: Vec<&str> = near
-            .into_iter()
-            .take(3)
-            .filter(|(s, _)| *s > 0.6)
-            .map(|(_, id)| id)
-            .collect();
+        let near: Vec<&str> = near.into_iter().take(3).filter(|(s, _)| *s > 0.6).map(|(_, id)| id).collect();
         let mut msg = format!("no case with id '{}'", crate::text::one_line(id));
         if !near.is_empty() {
             msg.push_str(&format!("; nearest: {}", near.join(", ")));
@@ -52,9 +40,7 @@ pub fn to_text(case: &Case, width: usize) -> String {
     let mut s = String::new();
     let wrap = |s: &mut String, text: &str, indent: &str| {
         for paragraph in text.split("\n\n") {
-            let options = textwrap::Options::new(width)
-                .initial_indent(indent)
-                .subsequent_indent(indent);
+            let options = textwrap::Options::new(width).initial_indent(indent).subsequent_indent(indent);
             for line in textwrap::wrap(&paragraph.replace('\n', " "), options) {
                 s.push_str(&line);
                 s.push('\n');
@@ -63,9 +49,7 @@ pub fn to_text(case: &Case, width: usize) -> String {
     };
     let bullets = |s: &mut String, items: &mut dyn Iterator<Item = String>| {
         for item in items {
-            let options = textwrap::Options::new(width)
-                .initial_indent("  • ")
-                .subsequent_indent("    ");
+            let options = textwrap::Options::new(width).initial_indent("  • ").subsequent_indent("    ");
             for line in textwrap::wrap(&item, options) {
                 s.push_str(&line);
                 s.push('\n');
@@ -74,11 +58,7 @@ pub fn to_text(case: &Case, width: usize) -> String {
     };
     wrap(&mut s, &case.title, "");
     let mut meta = vec![case.id.clone()];
-    meta.push(
-        case.date
-            .map(|d| d.to_string())
-            .unwrap_or_else(|| "undated".into()),
-    );
+    meta.push(case.date.map(|d| d.to_string()).unwrap_or_else(|| "undated".into()));
     meta.push(case.organization.clone());
     if let Some(scale) = &case.scale {
         meta.push(scale.clone());
@@ -101,19 +81,9 @@ pub fn to_text(case: &Case, width: usize) -> String {
             .facets
             .values(kind)
             .iter()
-            .map(|v| {
-                if case.facets.is_inferred(kind, v) {
-                    format!("{v} (inferred)")
-                } else {
-                    v.clone()
-                }
-            })
+            .map(|v| if case.facets.is_inferred(kind, v) { format!("{v} (inferred)") } else { v.clone() })
             .collect();
-        let values = if values.is_empty() {
-            "–".to_string()
-        } else {
-            values.join(", ")
-        };
+        let values = if values.is_empty() { "–".to_string() } else { values.join(", ") };
         let options = textwrap::Options::new(width).subsequent_indent("                       ");
         for line in textwrap::wrap(&format!("{:<21}  {values}", kind.label()), options) {
             s.push_str(&line);
@@ -184,11 +154,7 @@ fn impact_lines(impact: &crate::corpus::model::Impact) -> Vec<String> {
 pub fn to_markdown(case: &Case) -> String {
     let mut s = format!("# {}\n\n", escape_inline(&case.title));
     let mut meta = vec![format!("`{}`", case.id)];
-    meta.push(
-        case.date
-            .map(|d| d.to_string())
-            .unwrap_or_else(|| "undated".into()),
-    );
+    meta.push(case.date.map(|d| d.to_string()).unwrap_or_else(|| "undated".into()));
     meta.push(escape_inline(&case.organization));
     if let Some(scale) = &case.scale {
         meta.push(escape_inline(scale));
@@ -196,11 +162,7 @@ pub fn to_markdown(case: &Case) -> String {
     s.push_str(&meta.join(" · "));
     s.push_str("\n\n");
     let paragraphs = |text: &str| -> String {
-        text.split("\n\n")
-            .map(escape_inline)
-            .collect::<Vec<_>>()
-            .join("\n\n")
-            + "\n\n"
+        text.split("\n\n").map(escape_inline).collect::<Vec<_>>().join("\n\n") + "\n\n"
     };
     s.push_str("## Symptoms\n\n");
     s.push_str(&paragraphs(&case.symptoms));
@@ -210,20 +172,11 @@ pub fn to_markdown(case: &Case) -> String {
     }
     s.push_str("## Facets\n\n| Kind | Values |\n|---|---|\n");
     for kind in FacetKind::ALL {
-        let values: Vec<String> = case
-            .facets
-            .values(kind)
-            .iter()
-            .map(|v| escape_inline(v))
-            .collect();
+        let values: Vec<String> = case.facets.values(kind).iter().map(|v| escape_inline(v)).collect();
         s.push_str(&format!(
             "| {} | {} |\n",
             kind.label(),
-            if values.is_empty() {
-                "–".into()
-            } else {
-                values.join(", ")
-            }
+            if values.is_empty() { "–".into() } else { values.join(", ") }
         ));
     }
     s.push_str("\n## Detection\n\n");
@@ -234,16 +187,9 @@ pub fn to_markdown(case: &Case) -> String {
     }
     s.push_str("\n## Action items\n\n");
     for item in &case.action_items {
-        let origin = if item.origin == crate::corpus::model::ItemOrigin::Editorial {
-            " *(editorial)*"
-        } else {
-            ""
-        };
-        s.push_str(&format!(
-            "- **{}** {}{origin}\n",
-            item.kind.key(),
-            escape_inline(&item.text)
-        ));
+        let origin =
+            if item.origin == crate::corpus::model::ItemOrigin::Editorial { " *(editorial)*" } else { "" };
+        s.push_str(&format!("- **{}** {}{origin}\n", item.kind.key(), escape_inline(&item.text)));
     }
     if let Some(lessons) = &case.lessons {
         s.push_str("\n## Lessons\n\n");
@@ -258,15 +204,8 @@ pub fn to_markdown(case: &Case) -> String {
     }
     s.push_str("\n## Sources\n\n");
     for source in &case.sources {
-        let published = source
-            .published
-            .map(|p| format!(", {p}"))
-            .unwrap_or_default();
-        s.push_str(&format!(
-            "- {} ({}{published})\n",
-            link(&source.title, &source.url),
-            source.kind.key()
-        ));
+        let published = source.published.map(|p| format!(", {p}")).unwrap_or_default();
+        s.push_str(&format!("- {} ({}{published})\n", link(&source.title, &source.url), source.kind.key()));
     }
     s
 }

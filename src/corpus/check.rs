@@ -41,10 +41,7 @@ impl CheckReport {
 
     /// Number of warnings.
     pub fn warnings(&self) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count()
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count()
     }
 
     /// Whether the library passes.
@@ -56,16 +53,12 @@ impl CheckReport {
 /// Check the libraries `options` names.
 pub fn check(options: &CheckOptions) -> CheckReport {
     let bundled = options.dirs.is_empty();
-    let library = Library::load(&LoadOptions {
-        bundled,
-        dirs: options.dirs.clone(),
-    });
+    let library = Library::load(&LoadOptions { bundled, dirs: options.dirs.clone() });
     let mut diagnostics = library.diagnostics.clone();
 
     // A taxonomy value no case uses should not stay: checked for the taxonomy being checked
     // (the bundled one, or the values a user directory's own taxonomy defines).
-    let used: BTreeSet<(FacetKind, &str)> =
-        library.cases.iter().flat_map(|c| c.facets.iter()).collect();
+    let used: BTreeSet<(FacetKind, &str)> = library.cases.iter().flat_map(|c| c.facets.iter()).collect();
     for value in library.taxonomy.values() {
         let ours = if bundled {
             value.defined_in == crate::corpus::bundled::TAXONOMY_PATH
@@ -88,8 +81,5 @@ pub fn check(options: &CheckOptions) -> CheckReport {
             }
         }
     }
-    CheckReport {
-        cases: library.cases.len(),
-        diagnostics,
-    }
+    CheckReport { cases: library.cases.len(), diagnostics }
 }

@@ -32,10 +32,7 @@ pub struct LoadOptions {
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        LoadOptions {
-            bundled: true,
-            dirs: Vec::new(),
-        }
+        LoadOptions { bundled: true, dirs: Vec::new() }
     }
 }
 
@@ -109,16 +106,11 @@ impl Library {
                     }
                 };
                 if is_taxonomy_file(&path) {
-                    let (user_taxonomy, diags) =
-                        Taxonomy::parse_extending(&shown, &text, &taxonomy);
+                    let (user_taxonomy, diags) = Taxonomy::parse_extending(&shown, &text, &taxonomy);
                     taxonomy.extend(user_taxonomy);
                     diagnostics.extend(diags);
                 } else {
-                    case_files.push(SourceFile {
-                        path: shown,
-                        text,
-                        bundled: false,
-                    });
+                    case_files.push(SourceFile { path: shown, text, bundled: false });
                 }
             }
         }
@@ -126,11 +118,7 @@ impl Library {
         let mut cases: Vec<Case> = Vec::with_capacity(case_files.len());
         let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
         for file in case_files {
-            let policy = if file.bundled {
-                FacetPolicy::Strict
-            } else {
-                FacetPolicy::Lenient
-            };
+            let policy = if file.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
             let parsed = parse_case(&file.path, &file.text, &taxonomy, policy, file.bundled);
             diagnostics.extend(parsed.diagnostics);
             let Some(case) = parsed.case else { continue };
@@ -139,10 +127,7 @@ impl Library {
                     file.path.clone(),
                     (1, 1),
                     Severity::Error,
-                    format!(
-                        "duplicate id '{}': also in {first}; this file is skipped",
-                        case.id
-                    ),
+                    format!("duplicate id '{}': also in {first}; this file is skipped", case.id),
                 ));
                 continue;
             }
@@ -150,11 +135,7 @@ impl Library {
             cases.push(case);
         }
         cases.sort_by(Case::newest_first);
-        Library {
-            cases,
-            taxonomy,
-            diagnostics,
-        }
+        Library { cases, taxonomy, diagnostics }
     }
 
     /// The bundled library alone.
@@ -175,11 +156,7 @@ impl Library {
 
 /// The version of the bundled library: its size and a fingerprint of its files.
 pub fn library_version() -> String {
-    format!(
-        "library {} cases, fingerprint {}",
-        bundled::CASES.len(),
-        bundled::FINGERPRINT
-    )
+    format!("library {} cases, fingerprint {}", bundled::CASES.len(), bundled::FINGERPRINT)
 }
 
 fn is_taxonomy_file(path: &Path) -> bool {
@@ -193,12 +170,7 @@ pub fn is_library_file(path: &Path) -> bool {
 
 const MAX_DEPTH: usize = 16;
 
-fn collect_files(
-    dir: &Path,
-    depth: usize,
-    out: &mut Vec<PathBuf>,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+fn collect_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, diagnostics: &mut Vec<Diagnostic>) {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -213,10 +185,7 @@ fn collect_files(
     };
     for entry in entries.filter_map(Result::ok) {
         let path = entry.path();
-        let hidden = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('.'));
+        let hidden = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
         if hidden {
             continue;
         }

@@ -23,12 +23,8 @@ pub enum FacetKind {
 
 impl FacetKind {
     /// Every kind, in the seed page's order.
-    pub const ALL: [FacetKind; 4] = [
-        FacetKind::RootCause,
-        FacetKind::Component,
-        FacetKind::Symptom,
-        FacetKind::ContributingFactor,
-    ];
+    pub const ALL: [FacetKind; 4] =
+        [FacetKind::RootCause, FacetKind::Component, FacetKind::Symptom, FacetKind::ContributingFactor];
 
     /// The machine name: `root_cause`, `component`, `symptom`, `contributing_factor`.
     pub fn key(self) -> &'static str {
@@ -78,16 +74,10 @@ impl FromStr for FacetKind {
     /// Accepts the machine name, the label, the case-file key and the short forms people type
     /// (`root`, `cause`, `comp`, `symptoms`, `factor`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm: String = s
-            .trim()
-            .to_lowercase()
-            .chars()
-            .map(|c| if c == '-' || c == ' ' { '_' } else { c })
-            .collect();
+        let norm: String =
+            s.trim().to_lowercase().chars().map(|c| if c == '-' || c == ' ' { '_' } else { c }).collect();
         Ok(match norm.as_str() {
-            "root_cause" | "root_causes" | "root" | "cause" | "rootcause" | "rc" => {
-                FacetKind::RootCause
-            }
+            "root_cause" | "root_causes" | "root" | "cause" | "rootcause" | "rc" => FacetKind::RootCause,
             "component" | "components" | "comp" | "c" => FacetKind::Component,
             "symptom" | "symptoms" | "symptom_tags" | "sym" | "s" => FacetKind::Symptom,
             "contributing_factor" | "contributing_factors" | "factor" | "factors" | "cf" | "f" => {
@@ -131,11 +121,7 @@ impl PartialDate {
     /// The last day this date can mean (for `before:` comparisons).
     pub fn end(self) -> (u16, u8, u8) {
         let month = self.month.unwrap_or(12);
-        (
-            self.year,
-            month,
-            self.day.unwrap_or_else(|| days_in_month(self.year, month)),
-        )
+        (self.year, month, self.day.unwrap_or_else(|| days_in_month(self.year, month)))
     }
 }
 
@@ -152,12 +138,8 @@ impl FromStr for PartialDate {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            format!(
-                "'{}' is not a date (expected YYYY, YYYY-MM or YYYY-MM-DD)",
-                crate::text::one_line(s)
-            )
-        };
+        let bad =
+            || format!("'{}' is not a date (expected YYYY, YYYY-MM or YYYY-MM-DD)", crate::text::one_line(s));
         let parts: Vec<&str> = s.trim().split('-').collect();
         let number = |p: &str, len: usize| -> Result<u16, String> {
             if p.len() == len && p.bytes().all(|b| b.is_ascii_digit()) {
@@ -169,11 +151,7 @@ impl FromStr for PartialDate {
         let (year, month, day) = match parts.as_slice() {
             [y] => (number(y, 4)?, None, None),
             [y, m] => (number(y, 4)?, Some(number(m, 2)? as u8), None),
-            [y, m, d] => (
-                number(y, 4)?,
-                Some(number(m, 2)? as u8),
-                Some(number(d, 2)? as u8),
-            ),
+            [y, m, d] => (number(y, 4)?, Some(number(m, 2)? as u8), Some(number(d, 2)? as u8)),
             _ => return Err(bad()),
         };
         if !(1900..=2999).contains(&year) {
@@ -228,12 +206,8 @@ pub enum ActionType {
 
 impl ActionType {
     /// Every type, in checklist order.
-    pub const ALL: [ActionType; 4] = [
-        ActionType::Detect,
-        ActionType::Mitigate,
-        ActionType::Prevent,
-        ActionType::Process,
-    ];
+    pub const ALL: [ActionType; 4] =
+        [ActionType::Detect, ActionType::Mitigate, ActionType::Prevent, ActionType::Process];
 
     /// The data-file spelling.
     pub fn key(self) -> &'static str {
@@ -249,10 +223,7 @@ impl ActionType {
 impl FromStr for ActionType {
     type Err = ();
     fn from_str(s: &str) -> Result<Self, ()> {
-        ActionType::ALL
-            .into_iter()
-            .find(|t| t.key() == s.trim().to_lowercase())
-            .ok_or(())
+        ActionType::ALL.into_iter().find(|t| t.key() == s.trim().to_lowercase()).ok_or(())
     }
 }
 
@@ -337,10 +308,7 @@ impl SourceKind {
 impl FromStr for SourceKind {
     type Err = ();
     fn from_str(s: &str) -> Result<Self, ()> {
-        SourceKind::ALL
-            .into_iter()
-            .find(|k| k.key() == s.trim().to_lowercase())
-            .ok_or(())
+        SourceKind::ALL.into_iter().find(|k| k.key() == s.trim().to_lowercase()).ok_or(())
     }
 }
 
@@ -422,9 +390,7 @@ impl Facets {
 
     /// Every (kind, value) pair, kinds in seed order.
     pub fn iter(&self) -> impl Iterator<Item = (FacetKind, &str)> {
-        FacetKind::ALL
-            .into_iter()
-            .flat_map(move |k| self.values(k).iter().map(move |v| (k, v.as_str())))
+        FacetKind::ALL.into_iter().flat_map(move |k| self.values(k).iter().map(move |v| (k, v.as_str())))
     }
 
     /// Number of values over all kinds.
@@ -502,13 +468,10 @@ impl Case {
     }
 
     /// The action items that apply to `component`: untagged items and items tagged with it.
-    pub fn action_items_for<'a>(
-        &'a self,
-        component: &'a str,
-    ) -> impl Iterator<Item = &'a ActionItem> + 'a {
-        self.action_items.iter().filter(move |item| {
-            item.components.is_empty() || item.components.iter().any(|c| c == component)
-        })
+    pub fn action_items_for<'a>(&'a self, component: &'a str) -> impl Iterator<Item = &'a ActionItem> + 'a {
+        self.action_items
+            .iter()
+            .filter(move |item| item.components.is_empty() || item.components.iter().any(|c| c == component))
     }
 }
 
@@ -541,11 +504,7 @@ impl Serialize for Case {
             .facets
             .inferred
             .iter()
-            .map(|(kind, value)| InferredFacet {
-                kind: *kind,
-                value,
-                inferred: true,
-            })
+            .map(|(kind, value)| InferredFacet { kind: *kind, value, inferred: true })
             .collect();
         if !inferred.is_empty() {
             m.serialize_entry("inferred_facets", &inferred)?;
@@ -577,28 +536,14 @@ mod tests {
     #[test]
     fn dates_parse_in_three_precisions() {
         assert_eq!("2024".parse::<PartialDate>().unwrap().to_string(), "2024");
-        assert_eq!(
-            "2024-03".parse::<PartialDate>().unwrap().to_string(),
-            "2024-03"
-        );
-        assert_eq!(
-            "2024-02-29".parse::<PartialDate>().unwrap().to_string(),
-            "2024-02-29"
-        );
+        assert_eq!("2024-03".parse::<PartialDate>().unwrap().to_string(), "2024-03");
+        assert_eq!("2024-02-29".parse::<PartialDate>().unwrap().to_string(), "2024-02-29");
     }
 
     #[test]
     fn bad_dates_are_rejected_with_a_reason() {
-        for bad in [
-            "24",
-            "2024-3",
-            "2024-13",
-            "2023-02-29",
-            "2024/03/01",
-            "",
-            "2024-01-01-01",
-            "１２３４",
-        ] {
+        for bad in ["24", "2024-3", "2024-13", "2023-02-29", "2024/03/01", "", "2024-01-01-01", "１２３４"]
+        {
             assert!(bad.parse::<PartialDate>().is_err(), "{bad:?}");
         }
     }

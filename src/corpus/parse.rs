@@ -9,8 +9,8 @@ use std::path::Path;
 
 use crate::{
     corpus::model::{
-        ActionItem, ActionType, Case, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
-        Provenance, Source, SourceKind,
+        ActionItem, ActionType, Case, FacetKind, Facets, Impact, ItemOrigin, PartialDate, Provenance, Source,
+        SourceKind,
     },
     diag::{Diagnostic, Severity},
     taxonomy::Taxonomy,
@@ -45,13 +45,7 @@ pub fn is_unknown_date(date: &str) -> bool {
 }
 
 /// Read the case in `text`, which came from `path`.
-pub fn parse_case(
-    path: &str,
-    text: &str,
-    taxonomy: &Taxonomy,
-    policy: FacetPolicy,
-    bundled: bool,
-) -> Parsed {
+pub fn parse_case(path: &str, text: &str, taxonomy: &Taxonomy, policy: FacetPolicy, bundled: bool) -> Parsed {
     let mut ctx = Ctx::new(path, text);
     let case = ctx.parse_document(text).and_then(|doc| {
         let mut fields = Fields::new(doc.get_ref(), doc.span(), "case");
@@ -61,18 +55,10 @@ pub fn parse_case(
     });
     let case = if ctx.fatal { None } else { case };
     let mut diagnostics = ctx.diagnostics;
-    if diagnostics
-        .iter()
-        .any(|d| d.message.starts_with("unknown key"))
-    {
+    if diagnostics.iter().any(|d| d.message.starts_with("unknown key")) {
         // One hint, not one per key, listing what is allowed.
-        if let Some(first) = diagnostics
-            .iter()
-            .position(|d| d.message.starts_with("unknown key"))
-        {
-            diagnostics[first]
-                .message
-                .push_str(&format!("; a case has: {CASE_KEYS}"));
+        if let Some(first) = diagnostics.iter().position(|d| d.message.starts_with("unknown key")) {
+            diagnostics[first].message.push_str(&format!("; a case has: {CASE_KEYS}"));
         }
     }
     Parsed { case, diagnostics }
@@ -94,11 +80,7 @@ fn read_case(
     // `date = "unknown"` is allowed, and honest: the case sorts last and `check` warns.
     let when = fields.required_str(ctx, "date").map(|d| {
         if is_unknown_date(&d.value) {
-            ctx.report(
-                d.offset,
-                Severity::Warning,
-                "date is unknown; the case sorts last",
-            );
+            ctx.report(d.offset, Severity::Warning, "date is unknown; the case sorts last");
             None
         } else {
             parse_date(ctx, &d)
@@ -115,9 +97,7 @@ fn read_case(
     let mut facets = Facets::default();
     for kind in FacetKind::ALL {
         let required = kind != FacetKind::ContributingFactor;
-        let values = fields
-            .str_list(ctx, kind.case_field(), true, required)
-            .unwrap_or_default();
+        let values = fields.str_list(ctx, kind.case_field(), true, required).unwrap_or_default();
         let mut names: Vec<String> = Vec::new();
         for value in values {
             let name = facet_value(ctx, taxonomy, policy, kind, &value);
@@ -148,13 +128,7 @@ fn read_case(
             )
         });
         let origin = item.required_str(ctx, "origin").and_then(|o| {
-            enum_value(
-                ctx,
-                &o,
-                "origin",
-                "report or editorial",
-                o.value.parse::<ItemOrigin>().ok(),
-            )
+            enum_value(ctx, &o, "origin", "report or editorial", o.value.parse::<ItemOrigin>().ok())
         });
         let components: Vec<String> = item
             .str_list(ctx, "components", false, false)
@@ -165,9 +139,7 @@ fn read_case(
                 if !facets.contains(FacetKind::Component, &name) {
                     ctx.error(
                         c.offset,
-                        format!(
-                            "action item component '{name}' is not one of the case's components"
-                        ),
+                        format!("action item component '{name}' is not one of the case's components"),
                     );
                 }
                 name
@@ -175,12 +147,7 @@ fn read_case(
             .collect();
         item.finish(ctx);
         if let (Some(text), Some(kind), Some(origin)) = (text, kind, origin) {
-            action_items.push(ActionItem {
-                text: text.value,
-                kind,
-                origin,
-                components,
-            });
+            action_items.push(ActionItem { text: text.value, kind, origin, components });
         }
     }
 
@@ -194,10 +161,9 @@ fn read_case(
         match (&url, &note) {
             (Some(url), _) => check_url(ctx, url),
             (None, Some(_)) => {}
-            (None, None) => ctx.fatal(
-                span_start,
-                "source needs a `url`, or a `note` saying why there is none",
-            ),
+            (None, None) => {
+                ctx.fatal(span_start, "source needs a `url`, or a `note` saying why there is none")
+            }
         }
         let kind = src.required_str(ctx, "kind").and_then(|k| {
             enum_value(
@@ -212,13 +178,7 @@ fn read_case(
         src.finish(ctx);
         if let (Some(title), Some(kind)) = (title, kind) {
             let url = url.map(|u| u.value.trim().to_string()).unwrap_or_default();
-            sources.push(Source {
-                title: title.value,
-                url,
-                kind,
-                published,
-                note: note.map(|n| n.value),
-            });
+            sources.push(Source { title: title.value, url, kind, published, note: note.map(|n| n.value) });
         }
     }
 
@@ -249,10 +209,7 @@ fn read_case(
         sources,
         impact: impact.filter(|i| !i.is_empty()),
         timeline: None,
-        provenance: Provenance {
-            path: path.to_string(),
-            bundled,
-        },
+        provenance: Provenance { path: path.to_string(), bundled },
     })
 }
 
@@ -260,20 +217,11 @@ fn read_case(
 fn check_id(ctx: &mut Ctx, id: &Text, path: &str) {
     let value = id.value.trim();
     if !is_slug(value) {
-        ctx.error(
-            id.offset,
-            format!("id '{value}' must be lowercase letters, digits and single hyphens"),
-        );
+        ctx.error(id.offset, format!("id '{value}' must be lowercase letters, digits and single hyphens"));
     }
-    let stem = Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default();
+    let stem = Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     if stem != value {
-        ctx.error(
-            id.offset,
-            format!("id '{value}' differs from the file name '{stem}'"),
-        );
+        ctx.error(id.offset, format!("id '{value}' differs from the file name '{stem}'"));
     }
 }
 
@@ -282,27 +230,17 @@ pub fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 100
         && s.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         })
 }
 
 fn check_url(ctx: &mut Ctx, url: &Text) {
     let value = url.value.trim();
-    let rest = value
-        .strip_prefix("https://")
-        .or_else(|| value.strip_prefix("http://"));
+    let rest = value.strip_prefix("https://").or_else(|| value.strip_prefix("http://"));
     match rest {
         Some(rest)
-            if !rest.is_empty()
-                && !rest.starts_with('/')
-                && !value.chars().any(char::is_whitespace) => {}
-        _ => ctx.error(
-            url.offset,
-            format!("source url '{value}' is not an http(s) address"),
-        ),
+            if !rest.is_empty() && !rest.starts_with('/') && !value.chars().any(char::is_whitespace) => {}
+        _ => ctx.error(url.offset, format!("source url '{value}' is not an http(s) address")),
     }
 }
 
@@ -316,18 +254,9 @@ fn parse_date(ctx: &mut Ctx, text: &Text) -> Option<PartialDate> {
     }
 }
 
-fn enum_value<T>(
-    ctx: &mut Ctx,
-    text: &Text,
-    key: &str,
-    expected: &str,
-    parsed: Option<T>,
-) -> Option<T> {
+fn enum_value<T>(ctx: &mut Ctx, text: &Text, key: &str, expected: &str, parsed: Option<T>) -> Option<T> {
     if parsed.is_none() {
-        ctx.fatal(
-            text.offset,
-            format!("`{key}` is '{}'; expected {expected}", text.value),
-        );
+        ctx.fatal(text.offset, format!("`{key}` is '{}'; expected {expected}", text.value));
     }
     parsed
 }
@@ -346,20 +275,13 @@ fn facet_value(
             ctx.report(
                 text.offset,
                 Severity::Warning,
-                format!(
-                    "{} '{written}' is spelled '{}' in the taxonomy",
-                    kind.label(),
-                    v.name
-                ),
+                format!("{} '{written}' is spelled '{}' in the taxonomy", kind.label(), v.name),
             );
         }
         return v.name.clone();
     }
-    let nearest: Vec<String> = taxonomy
-        .nearest(kind, &written, 3)
-        .into_iter()
-        .map(|v| format!("'{}'", v.name))
-        .collect();
+    let nearest: Vec<String> =
+        taxonomy.nearest(kind, &written, 3).into_iter().map(|v| format!("'{}'", v.name)).collect();
     let severity = match policy {
         FacetPolicy::Strict => Severity::Error,
         FacetPolicy::Lenient => Severity::Warning,
@@ -427,13 +349,7 @@ published = "2024-03-02"
 "#;
 
     fn parse(text: &str) -> Parsed {
-        parse_case(
-            "cases/2024-03-x.toml",
-            text,
-            &taxonomy(),
-            FacetPolicy::Strict,
-            false,
-        )
+        parse_case("cases/2024-03-x.toml", text, &taxonomy(), FacetPolicy::Strict, false)
     }
 
     fn messages(p: &Parsed) -> Vec<String> {
@@ -474,12 +390,7 @@ published = "2024-03-02"
                 "8:16: error: Root cause 'Dedlock' is not in the taxonomy; nearest: 'Deadlock'",
                 true,
             ),
-            (
-                "date = \"2024-03\"",
-                "date = \"2024-13\"",
-                "3:8: error: bad date: month 13",
-                false,
-            ),
+            ("date = \"2024-03\"", "date = \"2024-13\"", "3:8: error: bad date: month 13", false),
             (
                 "id = \"2024-03-x\"",
                 "id = \"2024-03-y\"",
@@ -492,12 +403,7 @@ published = "2024-03-02"
                 "21:7: error: source url 'ftp://example.org/1' is not an http(s) address",
                 true,
             ),
-            (
-                "[\"Restarted.\"]",
-                "[]",
-                "7:15: error: `remediation` is an empty list",
-                true,
-            ),
+            ("[\"Restarted.\"]", "[]", "7:15: error: `remediation` is an empty list", true),
             (
                 "\"Stuck.\"",
                 "\"Stuck\\u001b[2J.\"",
@@ -507,16 +413,12 @@ published = "2024-03-02"
             ("title = \"A hang\"", "title = \"A hang", "2:", false),
         ];
         for (from, to, want, loads) in table {
-            let (text, want) = if want.is_empty() {
-                (GOOD.replace(from, ""), *to)
-            } else {
-                (GOOD.replace(from, to), *want)
-            };
+            let (text, want) =
+                if want.is_empty() { (GOOD.replace(from, ""), *to) } else { (GOOD.replace(from, to), *want) };
             let p = parse(&text);
             let got = messages(&p);
             assert!(
-                got.iter()
-                    .any(|m| m.starts_with(&format!("cases/2024-03-x.toml:{want}"))),
+                got.iter().any(|m| m.starts_with(&format!("cases/2024-03-x.toml:{want}"))),
                 "want {want:?}, got {got:?}"
             );
             assert_eq!(p.case.is_some(), *loads, "{want}");
@@ -525,33 +427,17 @@ published = "2024-03-02"
 
     #[test]
     fn hostile_text_is_sanitized_on_load() {
-        let p = parse(&GOOD.replace(
-            "\"Stuck.\"",
-            "\"a\\u001b]52;c;aGk=\\u0007b\u{9b}c\u{202e}d\"",
-        ));
+        let p = parse(&GOOD.replace("\"Stuck.\"", "\"a\\u001b]52;c;aGk=\\u0007b\u{9b}c\u{202e}d\""));
         let case = p.case.unwrap();
-        assert!(
-            !case.symptoms.chars().any(crate::text::is_unsafe_char),
-            "{:?}",
-            case.symptoms
-        );
+        assert!(!case.symptoms.chars().any(crate::text::is_unsafe_char), "{:?}", case.symptoms);
     }
 
     #[test]
     fn lenient_policy_keeps_unknown_values_with_a_warning() {
         let text = GOOD.replace("[\"Deadlock\"]", "[\"Cosmic rays\"]");
-        let p = parse_case(
-            "cases/2024-03-x.toml",
-            &text,
-            &taxonomy(),
-            FacetPolicy::Lenient,
-            false,
-        );
+        let p = parse_case("cases/2024-03-x.toml", &text, &taxonomy(), FacetPolicy::Lenient, false);
         assert_eq!(p.diagnostics[0].severity, Severity::Warning);
-        assert_eq!(
-            p.case.unwrap().facets.values(FacetKind::RootCause),
-            ["Cosmic rays"]
-        );
+        assert_eq!(p.case.unwrap().facets.values(FacetKind::RootCause), ["Cosmic rays"]);
     }
 
     #[test]
