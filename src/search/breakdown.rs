@@ -112,7 +112,8 @@ mod tests {
 
     #[test]
     fn summary_sentences() {
-        let mut b = Breakdown { component: counts(&[("NCCL", 5), ("GPU", 3), ("DNS", 1)]), ..Default::default() };
+        let mut b =
+            Breakdown { component: counts(&[("NCCL", 5), ("GPU", 3), ("DNS", 1)]), ..Default::default() };
         assert_eq!(summary(57, &b), "These 57 cases involve NCCL and GPU.");
         assert_eq!(summary(0, &Breakdown::default()), "No case matches.");
         b.component.truncate(1);
@@ -138,7 +139,10 @@ mod tests {
         assert_eq!(total_years, library.cases.len());
         for kind in FacetKind::ALL {
             let list = b.of(kind);
-            assert!(list.windows(2).all(|w| (w[0].count, &w[1].value) >= (w[1].count, &w[0].value)), "{list:?}");
+            assert!(
+                list.windows(2).all(|w| (w[0].count, &w[1].value) >= (w[1].count, &w[0].value)),
+                "{list:?}"
+            );
             for c in list {
                 let want = library.cases.iter().filter(|case| case.facets.contains(kind, &c.value)).count();
                 assert_eq!(c.count, want, "{}", c.value);

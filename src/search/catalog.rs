@@ -163,7 +163,11 @@ mod tests {
         let cases = [
             Filters::default(),
             Filters {
-                facets: vec![FacetFilter { kind: FacetKind::Component, value: component.clone(), negated: false }],
+                facets: vec![FacetFilter {
+                    kind: FacetKind::Component,
+                    value: component.clone(),
+                    negated: false,
+                }],
                 ..Filters::default()
             },
             Filters {
@@ -180,12 +184,17 @@ mod tests {
                 ..Filters::default()
             },
             Filters {
-                facets: vec![FacetFilter { kind: FacetKind::RootCause, value: "No such".into(), negated: false }],
+                facets: vec![FacetFilter {
+                    kind: FacetKind::RootCause,
+                    value: "No such".into(),
+                    negated: false,
+                }],
                 ..Filters::default()
             },
         ];
         for filters in cases {
-            let want: Vec<usize> = (0..library.cases.len()).filter(|&i| filters.matches(&library.cases[i])).collect();
+            let want: Vec<usize> =
+                (0..library.cases.len()).filter(|&i| filters.matches(&library.cases[i])).collect();
             assert_eq!(catalog.filter(&filters).iter().collect::<Vec<_>>(), want, "{filters:?}");
         }
     }

@@ -5,19 +5,21 @@
 //! run. Every text field is analysed the same way (words, lowercase, English stop words removed,
 //! English stems); the query's words go through the very same analyser and become term queries
 //! directly, so raw user text never reaches tantivy's query parser and no input can be a syntax
-//! error. Each word is scored over the fields with their boosts (title and symptoms highest); a
-//! word of five or more letters that no case contains matches with one typo, scored below exact
-//! words; taxonomy values found in the sentence add a boost to the cases tagged with them.
+//! error. Each word is scored over the fields with their boosts (title and symptoms highest), its
+//! best field in full and the others in part; a word of five or more letters that no case
+//! contains matches with one typo, scored below exact words; taxonomy values found in the sentence
+//! (through names, aliases and signatures) boost the cases tagged with them, the more so the
+//! less the matching words say by themselves.
 
 use std::collections::HashMap;
 
 use tantivy::{
     DocId, Index, IndexWriter, Score, Searcher, TantivyDocument, Term,
     indexer::NoMergePolicy,
-    query::{BooleanQuery, BoostQuery, DisjunctionMaxQuery, EnableScoring, FuzzyTermQuery, Occur, Query, TermQuery},
-    schema::{
-        FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
+    query::{
+        BooleanQuery, BoostQuery, DisjunctionMaxQuery, EnableScoring, FuzzyTermQuery, Occur, Query, TermQuery,
     },
+    schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions},
     tokenizer::{
         Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
     },
@@ -47,7 +49,8 @@ pub struct Tuning {
     pub tie_breaker: f32,
     /// Score of a one-typo match (constant, whatever the field).
     pub fuzzy_boost: f32,
-    /// Boost of a taxonomy value found in the sentence, times the strength it was found with.
+    /// Boost of a taxonomy value found in the sentence on the cases tagged with it, times the
+    /// strength it was found with (see [`CaseIndex::specificity`]).
     pub expansion_boost: f32,
 }
 
@@ -58,6 +61,19 @@ impl Default for Tuning {
             tie_breaker: 0.3,
             fuzzy_boost: 0.8,
             expansion_boost: 1.0,
+        }
+    }
+}
+
+impl Tuning {
+    /// Plain BM25: every field weighs the same, a word counts in each field it is in, no typo
+    /// matches, no taxonomy expansion. The baseline the defaults are measured against.
+    pub fn plain() -> Tuning {
+        Tuning {
+            field_boosts: [1.0; TEXT_FIELDS.len()],
+            tie_breaker: 1.0,
+            fuzzy_boost: 0.0,
+            expansion_boost: 0.0,
         }
     }
 }
@@ -123,7 +139,7 @@ impl TextField {
             TextField::Symptoms => 2.5,
             TextField::Trigger => 1.5,
             TextField::Detection => 1.2,
-            TextField::Remediation => 1.0,
+            TextField::Remediation => 0.5,
             TextField::ActionItems => 0.8,
             TextField::Lessons => 0.8,
             TextField::Organization => 1.5,
@@ -175,6 +191,17 @@ pub struct QueryWord {
     pub typed_chars: usize,
     /// Cases containing it, over all fields.
     pub doc_freq: u64,
+}
+
+/// A taxonomy value found in the sentence, to widen the query with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expansion<'a> {
+    /// Its kind.
+    pub kind: FacetKind,
+    /// Its name.
+    pub value: &'a str,
+    /// How strongly the sentence points at it.
+    pub strength: f32,
 }
 
 /// The in-memory index of a library.
@@ -283,7 +310,7 @@ impl CaseIndex {
     pub fn query(
         &self,
         words: &[QueryWord],
-        expansions: &[(FacetKind, &str, f32)],
+        expansions: &[Expansion<'_>],
         tuning: &Tuning,
     ) -> Option<Box<dyn Query>> {
         let mut known: Vec<&QueryWord> = words.iter().filter(|w| w.doc_freq > 0).collect();
@@ -293,37 +320,24 @@ impl CaseIndex {
             known.truncate(MAX_QUERY_WORDS);
         }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for word in known {
-            let per_field: Vec<Box<dyn Query>> = self
-                .text_fields
-                .iter()
-                .zip(tuning.field_boosts)
-                .filter(|(_, boost)| *boost > 0.0)
-                .map(|(field, boost)| {
-                    let term = TermQuery::new(
-                        Term::from_field_text(*field, &word.term),
-                        IndexRecordOption::WithFreqs,
-                    );
-                    Box::new(BoostQuery::new(Box::new(term), boost)) as Box<dyn Query>
-                })
-                .collect();
-            clauses.push((Occur::Should, Box::new(DisjunctionMaxQuery::with_tie_breaker(per_field, tuning.tie_breaker))));
+        for word in &known {
+            clauses.push((Occur::Should, self.word_query(&word.term, tuning)));
         }
         let fuzzy = words
             .iter()
             .filter(|w| w.doc_freq == 0 && w.typed_chars >= 5 && !w.term.chars().all(|c| c.is_ascii_digit()))
             .take(MAX_FUZZY_WORDS);
-        for word in fuzzy {
+        for word in fuzzy.filter(|_| tuning.fuzzy_boost > 0.0) {
             let query = FuzzyTermQuery::new(Term::from_field_text(self.all, &word.term), 1, true);
             clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), tuning.fuzzy_boost))));
         }
-        for &(kind, value, strength) in expansions {
-            let term = TermQuery::new(
-                Term::from_field_text(self.facet, &facet_term(kind, value)),
-                IndexRecordOption::Basic,
-            );
-            let boost = tuning.expansion_boost * strength;
+        for e in expansions {
+            let boost = tuning.expansion_boost * e.strength;
             if boost > 0.0 {
+                let term = TermQuery::new(
+                    Term::from_field_text(self.facet, &facet_term(e.kind, e.value)),
+                    IndexRecordOption::Basic,
+                );
                 clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term), boost))));
             }
         }
@@ -333,9 +347,44 @@ impl CaseIndex {
         Some(Box::new(BooleanQuery::new(clauses)))
     }
 
+    /// Whether some case contains `word` (after analysis; a stop word counts as known).
+    pub fn is_known(&self, word: &str) -> bool {
+        let words = self.words(word);
+        words.is_empty() || words.iter().all(|w| w.doc_freq > 0)
+    }
+
+    /// How little `phrases` say about which case is meant when read as plain words, in [0, 1]:
+    /// 1 when their rarest word is in no case (`botnet`: only the taxonomy can tell what it
+    /// means), falling towards 0 as that word is in every case (`database`, `error`). Evidence
+    /// for a taxonomy value weighs by it, so common words do not drag their value's cases up.
+    pub fn specificity(&self, phrases: &[String]) -> f32 {
+        let n = self.searcher.num_docs().max(1) as f32;
+        let rarest =
+            phrases.iter().filter_map(|p| self.words(p).iter().map(|w| w.doc_freq).min()).min().unwrap_or(0)
+                as f32;
+        (1.0 - (1.0 + rarest).ln() / (1.0 + n).ln()).clamp(0.0, 1.0)
+    }
+
+    /// One analysed word over every text field, each with its boost, the best field counting in
+    /// full and the others by the tie breaker.
+    fn word_query(&self, term: &str, tuning: &Tuning) -> Box<dyn Query> {
+        let per_field: Vec<Box<dyn Query>> = self
+            .text_fields
+            .iter()
+            .zip(tuning.field_boosts)
+            .filter(|(_, boost)| *boost > 0.0)
+            .map(|(field, boost)| {
+                let term = TermQuery::new(Term::from_field_text(*field, term), IndexRecordOption::WithFreqs);
+                Box::new(BoostQuery::new(Box::new(term), boost)) as Box<dyn Query>
+            })
+            .collect();
+        Box::new(DisjunctionMaxQuery::with_tie_breaker(per_field, tuning.tie_breaker))
+    }
+
     /// Every case matching `query` whose position `keep` accepts, with its score, in no order.
     pub fn run(&self, query: &dyn Query, keep: &dyn Fn(usize) -> bool) -> Result<Vec<(u32, Score)>> {
-        let weight = query.weight(EnableScoring::enabled_from_searcher(&self.searcher)).map_err(tantivy_error)?;
+        let weight =
+            query.weight(EnableScoring::enabled_from_searcher(&self.searcher)).map_err(tantivy_error)?;
         let mut hits = Vec::new();
         for (segment, reader) in self.searcher.segment_readers().iter().enumerate() {
             let map = &self.doc_to_case[segment];

@@ -166,13 +166,17 @@ impl Engine {
         let filters = merge(request.filters, &parsed.filters);
         let allowed = self.catalog.filter(&filters);
 
-        let found = self.suggester.find(&parsed.text);
+        let found = self.suggester.find(&parsed.text, &|w| self.index.is_known(w));
         let words = self.index.words(&parsed.text);
-        let expansions: Vec<(FacetKind, &str, f32)> = found
+        let expansions: Vec<index::Expansion<'_>> = found
             .iter()
             .map(|f| {
                 let v = &self.catalog.values()[f.value];
-                (v.kind, v.name.as_str(), f.score)
+                index::Expansion {
+                    kind: v.kind,
+                    value: &v.name,
+                    strength: f.score * self.index.specificity(&f.matched),
+                }
             })
             .collect();
         let query = self.index.query(&words, &expansions, &self.tuning);

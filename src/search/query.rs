@@ -211,9 +211,9 @@ pub fn resolve_org(typed: &str, organizations: &[String]) -> Result<String, (Str
             let lower = o.to_lowercase();
             !want.is_empty()
                 && (lower.starts_with(&want)
-                    || lower.match_indices(&want).any(|(at, _)| {
-                        lower[..at].chars().next_back().is_some_and(|c| !c.is_alphanumeric())
-                    }))
+                    || lower
+                        .match_indices(&want)
+                        .any(|(at, _)| lower[..at].chars().next_back().is_some_and(|c| !c.is_alphanumeric())))
         })
         .collect();
     let shown = crate::text::one_line(typed);

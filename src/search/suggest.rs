@@ -81,7 +81,10 @@ pub struct Suggester {
 
 impl std::fmt::Debug for Suggester {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Suggester").field("words", &self.words.len()).field("phrases", &self.phrases.len()).finish()
+        f.debug_struct("Suggester")
+            .field("words", &self.words.len())
+            .field("phrases", &self.phrases.len())
+            .finish()
     }
 }
 
@@ -111,6 +114,18 @@ fn stem(analyzer: &mut TextAnalyzer, word: &str) -> String {
     let mut out = String::new();
     analyzer.token_stream(word).process(&mut |t| out.push_str(&t.text));
     out
+}
+
+/// Whether two words with the same stem are forms of one word rather than a stemmer's
+/// coincidence: one is a prefix of the other (`hang`/`hangs`, `froze`/`frozen`), or they share
+/// all but their last two letters, and at least four (`failing`/`failed`; not `times`/`timing`).
+fn same_word(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.starts_with(short) {
+        return true;
+    }
+    let common = short.chars().zip(long.chars()).take_while(|(x, y)| x == y).count();
+    common >= 4 && common + 2 >= short.chars().count()
 }
 
 thread_local! {
@@ -179,13 +194,14 @@ impl Suggester {
         }
         if let Some(ids) = self.stems.get(&stem(stemmer, word)) {
             for &id in ids {
-                if !found.iter().any(|(f, _)| *f == id) {
+                if !found.iter().any(|(f, _)| *f == id) && same_word(word, &self.words[id as usize]) {
                     found.push((id, 0.9));
                 }
             }
         }
         let chars = word.chars().count();
-        if !found.is_empty() || !fuzzy || chars < FUZZY_MIN_CHARS || word.chars().all(|c| c.is_ascii_digit()) {
+        if !found.is_empty() || !fuzzy || chars < FUZZY_MIN_CHARS || word.chars().all(|c| c.is_ascii_digit())
+        {
             return found;
         }
         let Some(candidates) = word.chars().next().and_then(|c| self.by_initial.get(&c)) else {
@@ -216,10 +232,11 @@ impl Suggester {
         MATCHER.with(|m| {
             let mut matcher = m.borrow_mut();
             for (candidate, score) in pattern.match_list(longer, &mut matcher) {
-                let own = Pattern::new(candidate, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy)
-                    .match_list([candidate], &mut matcher)
-                    .first()
-                    .map_or(0, |(_, s)| *s);
+                let own =
+                    Pattern::new(candidate, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy)
+                        .match_list([candidate], &mut matcher)
+                        .first()
+                        .map_or(0, |(_, s)| *s);
                 if own > 0
                     && let Some(&id) = self.word_ids.get(candidate)
                 {
@@ -230,8 +247,10 @@ impl Suggester {
         found
     }
 
-    /// The taxonomy values found in `text`, strongest first (ties by value id).
-    pub fn find(&self, text: &str) -> Vec<Found> {
+    /// The taxonomy values found in `text`, strongest first (ties by value id). `known` says
+    /// whether a lowercase word is a real word of the library: such a word is never read as a
+    /// typo of a taxonomy word (`routine` is not `routing`).
+    pub fn find(&self, text: &str, known: &dyn Fn(&str) -> bool) -> Vec<Found> {
         let spans: Vec<(usize, usize)> = word_spans(text).collect();
         if spans.is_empty() {
             return Vec::new();
@@ -248,9 +267,10 @@ impl Suggester {
                 if let Some(&i) = distinct.get(&word) {
                     return i;
                 }
-                let fuzzy = fuzzy_left > 0;
-                if word.chars().count() >= FUZZY_MIN_CHARS {
-                    fuzzy_left = fuzzy_left.saturating_sub(1);
+                let mut fuzzy = fuzzy_left > 0 && word.chars().count() >= FUZZY_MIN_CHARS;
+                if fuzzy {
+                    fuzzy_left -= 1;
+                    fuzzy = !known(&word);
                 }
                 lookups.push(self.lookup(&word, &mut stemmer, fuzzy));
                 distinct.insert(word, lookups.len() - 1);
@@ -390,7 +410,7 @@ signatures = ["429 Too Many Requests"]
     }
 
     fn found(s: &Suggester, names: &[(FacetKind, String)], text: &str) -> Vec<(String, Vec<String>)> {
-        s.find(text).into_iter().map(|f| (names[f.value].1.clone(), f.matched)).collect()
+        s.find(text, &|_| false).into_iter().map(|f| (names[f.value].1.clone(), f.matched)).collect()
     }
 
     #[test]
@@ -400,12 +420,24 @@ signatures = ["429 Too Many Requests"]
             ("job froze at the end of the epoch", "Hang", "froze"),
             ("the job hangs forever", "Hang", "hangs"),
             ("GPUs at 100% but no progress", "Hang", "no progress"),
-            ("DataLoader worker (pid 1234) is killed by signal: Bus error", "Training data loader", "DataLoader worker (pid"),
-            ("DataLoader worker (pid 1234) is killed by signal: Bus error", "CPU and host memory", "Bus error"),
+            (
+                "DataLoader worker (pid 1234) is killed by signal: Bus error",
+                "Training data loader",
+                "DataLoader worker (pid",
+            ),
+            (
+                "DataLoader worker (pid 1234) is killed by signal: Bus error",
+                "CPU and host memory",
+                "Bus error",
+            ),
             ("kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1", "GPU", "Xid"),
             ("NVRM: Xid 79, GPU has fallen off the bus", "GPU", "Xid 79"),
             ("pod status OOMKilled", "CPU and host memory", "OOMKilled"),
-            ("[E] Watchdog caught collective operation timeout: WorkNCCL", "Hang", "Watchdog caught collective operation timeout"),
+            (
+                "[E] Watchdog caught collective operation timeout: WorkNCCL",
+                "Hang",
+                "Watchdog caught collective operation timeout",
+            ),
             ("etcdserver: request timed out", "Kubernetes control plane", "etcdserver: request timed out"),
             ("HTTP 429 Too Many Requests", "Rate limiting", "429 Too Many Requests"),
             ("chekpoint save was slow", "Checkpointing", "chekpoint"),
@@ -452,9 +484,32 @@ signatures = ["429 Too Many Requests"]
         let got = found(&s, &names, "GPU at 100% but no progress, Xid 79");
         let pos = |n: &str| got.iter().position(|(name, _)| name == n);
         assert!(pos("Hang").is_some() && pos("GPU").is_some(), "{got:?}");
-        let scores: Vec<f32> = s.find("stuck").iter().map(|f| f.score).collect();
-        let long: Vec<f32> = s.find("GPU at 100% but no progress").iter().map(|f| f.score).collect();
+        let scores: Vec<f32> = s.find("stuck", &|_| false).iter().map(|f| f.score).collect();
+        let long: Vec<f32> =
+            s.find("GPU at 100% but no progress", &|_| false).iter().map(|f| f.score).collect();
         assert!(long[0] > scores[0], "a long phrase outweighs one word: {long:?} vs {scores:?}");
+    }
+
+    #[test]
+    fn known_words_are_not_typos_and_stems_must_be_one_word() {
+        let (s, names) = setup();
+        let typo = |known: bool| {
+            s.find("checkpoinr", &|w| known && w == "checkpoinr")
+                .iter()
+                .map(|f| names[f.value].1.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(typo(false), ["Checkpointing"]);
+        assert!(typo(true).is_empty(), "a word the library knows is taken as it is");
+        for (a, b, same) in [
+            ("hang", "hangs", true),
+            ("froze", "frozen", true),
+            ("failing", "failed", true),
+            ("times", "timing", false),
+            ("synchronously", "synchronized", false),
+        ] {
+            assert_eq!(same_word(a, b), same, "{a} ~ {b}");
+        }
     }
 
     #[test]
