@@ -17,7 +17,8 @@ use tantivy::{
     DocId, Index, IndexWriter, Score, Searcher, TantivyDocument, Term,
     indexer::NoMergePolicy,
     query::{
-        BooleanQuery, BoostQuery, DisjunctionMaxQuery, EnableScoring, FuzzyTermQuery, Occur, Query, TermQuery,
+        BooleanQuery, BoostQuery, DisjunctionMaxQuery, EmptyQuery, EnableScoring, FuzzyTermQuery, Occur,
+        Query, TermQuery,
     },
     schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions},
     tokenizer::{
@@ -305,8 +306,9 @@ impl CaseIndex {
         words
     }
 
-    /// The relevance query for `words` plus boosts for facet values found in the sentence
-    /// (`(kind, value, strength)`); `None` when there is nothing to search for.
+    /// The relevance query for `words` plus boosts for the facet values found in the sentence;
+    /// `None` when the sentence has no word to search for (only stop words or
+    /// punctuation), so results stay unranked.
     pub fn query(
         &self,
         words: &[QueryWord],
@@ -341,8 +343,12 @@ impl CaseIndex {
                 clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term), boost))));
             }
         }
-        if clauses.is_empty() {
+        if words.is_empty() && expansions.is_empty() {
             return None;
+        }
+        if clauses.is_empty() {
+            // Words no case has, too short for typo tolerance: they match nothing.
+            return Some(Box::new(EmptyQuery));
         }
         Some(Box::new(BooleanQuery::new(clauses)))
     }

@@ -364,8 +364,14 @@ mod tests {
         let years: usize = r.breakdown.year.iter().map(|c| c.count).sum();
         assert_eq!(years, r.total);
         assert!(r.summary.starts_with(&format!("These {} cases involve ", r.total)), "{}", r.summary);
-        let nothing = e.search(&Request::new("qqqqqqqqzzzzzz", &none));
-        assert_eq!(nothing.total, 0);
-        assert_eq!(nothing.summary, "No case matches.");
+        for unknown in ["qqqqqqqqzzzzzz", "zqx", "zqx the"] {
+            let nothing = e.search(&Request::new(unknown, &none));
+            assert!(nothing.ranked, "{unknown}");
+            assert_eq!(nothing.total, 0, "unknown words match nothing: {unknown}");
+            assert_eq!(nothing.summary, "No case matches.");
+        }
+        let stop_words = e.search(&Request::new("the and of", &none));
+        assert!(!stop_words.ranked);
+        assert_eq!(stop_words.total, e.library().cases.len(), "no word to search: every case");
     }
 }

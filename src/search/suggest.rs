@@ -116,16 +116,19 @@ fn stem(analyzer: &mut TextAnalyzer, word: &str) -> String {
     out
 }
 
+/// Endings that make another form of the same word.
+const INFLECTIONS: [&str; 14] =
+    ["", "s", "es", "ed", "d", "ing", "e", "n", "en", "y", "ies", "ied", "er", "ers"];
+
 /// Whether two words with the same stem are forms of one word rather than a stemmer's
-/// coincidence: one is a prefix of the other (`hang`/`hangs`, `froze`/`frozen`), or they share
-/// all but their last two letters, and at least four (`failing`/`failed`; not `times`/`timing`).
+/// coincidence: a shared start of four letters or more (three when one word is the start of the
+/// other) followed by inflections only (`hang`/`hangs`, `froze`/`frozen`, `failing`/`failed`;
+/// not `times`/`timing`, `operation`/`operator`).
 fn same_word(a: &str, b: &str) -> bool {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    if long.starts_with(short) {
-        return true;
-    }
-    let common = short.chars().zip(long.chars()).take_while(|(x, y)| x == y).count();
-    common >= 4 && common + 2 >= short.chars().count()
+    let common: usize = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).map(|(x, _)| x.len_utf8()).sum();
+    let (rest_a, rest_b) = (&a[common..], &b[common..]);
+    let prefix = rest_a.is_empty() || rest_b.is_empty();
+    (common >= 4 || (common >= 3 && prefix)) && INFLECTIONS.contains(&rest_a) && INFLECTIONS.contains(&rest_b)
 }
 
 thread_local! {
@@ -505,7 +508,9 @@ signatures = ["429 Too Many Requests"]
             ("hang", "hangs", true),
             ("froze", "frozen", true),
             ("failing", "failed", true),
+            ("die", "died", true),
             ("times", "timing", false),
+            ("operation", "operator", false),
             ("synchronously", "synchronized", false),
         ] {
             assert_eq!(same_word(a, b), same, "{a} ~ {b}");
