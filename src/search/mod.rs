@@ -11,12 +11,14 @@
 //! own order); with a sentence, relevance, ties by date then id. This module knows nothing about
 //! terminals.
 
+pub mod analysis;
 pub mod breakdown;
 pub mod caseset;
 pub mod catalog;
 pub mod index;
 pub mod query;
 pub mod suggest;
+pub mod typo;
 
 use std::sync::Arc;
 

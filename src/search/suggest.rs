@@ -13,13 +13,14 @@
 
 use std::{cell::RefCell, collections::HashMap};
 
+use crate::{
+    search::{analysis::WordStemmer, catalog::Catalog},
+    taxonomy::Taxonomy,
+};
 use nucleo::{
     Config, Matcher,
     pattern::{AtomKind, CaseMatching, Normalization, Pattern},
 };
-use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, TextAnalyzer};
-
-use crate::{search::catalog::Catalog, taxonomy::Taxonomy};
 
 /// How many distinct input words get a fuzzy lookup per call; later words match only exactly.
 const FUZZY_BUDGET: usize = 256;
@@ -76,7 +77,7 @@ pub struct Suggester {
     phrases: Vec<Phrase>,
     /// Word id -> phrases that start with it.
     starts: Vec<Vec<u32>>,
-    stemmer: TextAnalyzer,
+    stemmer: WordStemmer,
 }
 
 impl std::fmt::Debug for Suggester {
@@ -104,16 +105,6 @@ pub fn word_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
         }
         Some((start, end))
     })
-}
-
-fn stemmer() -> TextAnalyzer {
-    TextAnalyzer::builder(RawTokenizer::default()).filter(Stemmer::new(Language::English)).build()
-}
-
-fn stem(analyzer: &mut TextAnalyzer, word: &str) -> String {
-    let mut out = String::new();
-    analyzer.token_stream(word).process(&mut |t| out.push_str(&t.text));
-    out
 }
 
 /// Endings that make another form of the same word.
@@ -145,7 +136,7 @@ impl Suggester {
             by_initial: HashMap::new(),
             phrases: Vec::new(),
             starts: Vec::new(),
-            stemmer: stemmer(),
+            stemmer: WordStemmer::default(),
         };
         for v in taxonomy.values() {
             let Some(value) = catalog.id(v.kind, &v.name) else { continue };
@@ -179,7 +170,7 @@ impl Suggester {
         let id = self.words.len() as u32;
         self.words.push(word.to_string());
         self.word_ids.insert(word.to_string(), id);
-        let stemmed = stem(&mut self.stemmer, word);
+        let stemmed = self.stemmer.stem(word);
         self.stems.entry(stemmed).or_default().push(id);
         if word.chars().count() >= FUZZY_MIN_CHARS - 1
             && let Some(initial) = word.chars().next()
@@ -190,12 +181,12 @@ impl Suggester {
     }
 
     /// The vocabulary words `word` (lowercase) matches, with a quality in (0, 1].
-    fn lookup(&self, word: &str, stemmer: &mut TextAnalyzer, fuzzy: bool) -> Vec<(u32, f32)> {
+    fn lookup(&self, word: &str, stemmer: &mut WordStemmer, fuzzy: bool) -> Vec<(u32, f32)> {
         let mut found: Vec<(u32, f32)> = Vec::new();
         if let Some(&id) = self.word_ids.get(word) {
             found.push((id, 1.0));
         }
-        if let Some(ids) = self.stems.get(&stem(stemmer, word)) {
+        if let Some(ids) = self.stems.get(&stemmer.stem(word)) {
             for &id in ids {
                 if !found.iter().any(|(f, _)| *f == id) && same_word(word, &self.words[id as usize]) {
                     found.push((id, 0.9));
