@@ -54,6 +54,13 @@ struct Phrase {
     source: Source,
 }
 
+/// The matches of one value in one input: (score, phrase) and (score, byte range).
+#[derive(Default)]
+struct ValueHits {
+    phrases: Vec<(f32, u32)>,
+    spans: Vec<(f32, (usize, usize))>,
+}
+
 /// A taxonomy value found in the input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
@@ -275,8 +282,7 @@ impl Suggester {
             lookups[token_matches[pos]].iter().find(|(w, _)| *w == word).map(|(_, q)| *q)
         };
 
-        // value -> (phrase scores, matched spans)
-        let mut hits: HashMap<usize, (Vec<(f32, usize)>, Vec<(f32, (usize, usize))>)> = HashMap::new();
+        let mut hits: HashMap<usize, ValueHits> = HashMap::new();
         for start in 0..spans.len() {
             for &(first, q0) in &lookups[token_matches[start]] {
                 for &p in &self.starts[first as usize] {
@@ -291,18 +297,19 @@ impl Suggester {
                     let length_bonus = (1.0 + 0.25 * (phrase.words.len() as f32 - 1.0)).min(2.0);
                     let score = q * phrase.source.weight() * length_bonus;
                     let entry = hits.entry(phrase.value).or_default();
-                    entry.0.push((score, p as usize));
-                    entry.1.push((score, (spans[start].0, spans[end].1)));
+                    entry.phrases.push((score, p));
+                    entry.spans.push((score, (spans[start].0, spans[end].1)));
                 }
             }
         }
 
         let mut found: Vec<Found> = hits
             .into_iter()
-            .map(|(value, (mut scores, mut spans_matched))| {
-                // The best phrase counts in full; other distinct phrases add a little.
-                scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            .map(|(value, ValueHits { phrases: mut scores, spans: mut spans_matched })| {
+                // The best match of each phrase; the best phrase counts in full, others a little.
+                scores.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)));
                 scores.dedup_by_key(|s| s.1);
+                scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let score = scores[0].0 + scores[1..].iter().map(|s| 0.1 * s.0).sum::<f32>().min(0.5);
                 spans_matched.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let mut matched: Vec<String> = Vec::new();
