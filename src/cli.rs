@@ -32,7 +32,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub no_bundled: bool,
 
-    /// Colour theme: a bundled or user theme name, or a path to a theme file.
+    /// Colour theme: a bundled or user theme name, or a path to a theme file (`incidex themes`
+    /// lists them). Without it, NO_COLOR or TERM=dumb select `mono`.
     #[arg(long, value_name = "NAME|PATH", global = true)]
     pub theme: Option<String>,
 
@@ -58,6 +59,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Print shell completions.
     Completions(CompletionsArgs),
+    /// List the colour themes (bundled and your own), marking the one in use.
+    Themes(ThemesArgs),
 }
 
 /// `incidex list`.
@@ -187,6 +190,14 @@ pub struct CheckArgs {
     /// Treat warnings (such as facet values missing from the taxonomy) as errors.
     #[arg(long)]
     pub strict: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `incidex themes`.
+#[derive(Debug, Args)]
+pub struct ThemesArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -3,7 +3,8 @@
 //!
 //! The library half holds everything that is not the terminal: the case model and loading
 //! ([`corpus`]), the taxonomy ([`taxonomy`]), text hygiene ([`text`]), diagnostics ([`diag`]),
-//! settings ([`config`]) and the commands ([`commands`]). Only `tui` talks to a terminal.
+//! settings ([`config`]), themes ([`theme`]) and the commands ([`commands`]). Only [`tui`] talks
+//! to a terminal.
 
 pub mod cli;
 pub mod commands;
@@ -15,7 +16,9 @@ pub mod filter;
 pub mod markdown;
 pub mod taxonomy;
 pub mod text;
+pub mod theme;
 pub mod toml_fields;
+pub mod tui;
 
 pub use error::{Error, Result};
 

@@ -1,0 +1,130 @@
+//! The case list: date, title and organization per row, the count and range in the title, the
+//! summary in the bottom border.
+
+use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
+use unicode_width::UnicodeWidthStr;
+
+use super::{pane, put};
+use crate::{
+    commands::truncate,
+    theme::Role,
+    tui::{
+        app::{App, Focus},
+        style::Styles,
+    },
+};
+
+/// The case list widget.
+pub struct ResultList<'a> {
+    /// The state drawn.
+    pub app: &'a App,
+    /// The theme.
+    pub styles: &'a Styles,
+}
+
+/// Columns for the date, the title and the organization in `width`.
+fn columns(width: usize, org_width: usize) -> (usize, usize, usize) {
+    let date = if width >= 70 { 10 } else { 7 };
+    let org = org_width.min(width / 4).min(24);
+    let title = width.saturating_sub(date + org + 2);
+    (date, title, org)
+}
+
+impl Widget for ResultList<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        let app = self.app;
+        let s = self.styles;
+        let r = &app.results;
+        let rows = usize::from(area.height.saturating_sub(2));
+        let title = if !r.loaded {
+            "Cases · searching…".to_string()
+        } else if r.total == 0 {
+            "Cases · none".to_string()
+        } else {
+            let first = app.list.top + 1;
+            let last = (app.list.top + rows).min(r.total);
+            format!("Cases {first} to {last} of {}", r.total)
+        };
+        let focused = app.focus == Focus::Results && app.overlay.is_none();
+        let mut block = pane(&title, if app.awaiting_results() { "…" } else { "" }, focused, s, area.width);
+        if !r.summary.is_empty() && area.width > 12 {
+            let summary = truncate(&r.summary, usize::from(area.width.saturating_sub(4)));
+            block =
+                block.title_bottom(ratatui::text::Line::styled(format!(" {summary} "), s.get(Role::Muted)));
+        }
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.is_empty() {
+            return;
+        }
+        let width = usize::from(inner.width);
+        if r.loaded && r.total == 0 {
+            let lines = ["No case matches.", "Esc clears the search; d on a chip removes a filter."];
+            for (i, line) in lines.iter().enumerate().take(usize::from(inner.height)) {
+                put(
+                    buf,
+                    inner.x + 1,
+                    inner.y + i as u16,
+                    inner.width.saturating_sub(1),
+                    &[(line.to_string(), s.get(Role::Muted))],
+                );
+            }
+            return;
+        }
+        let org_width = r
+            .hits
+            .iter()
+            .filter_map(|&i| app.library.cases.get(i))
+            .map(|c| c.organization.width())
+            .max()
+            .unwrap_or(0);
+        let (date_w, title_w, org_w) = columns(width, org_width);
+        for row in 0..rows.min(usize::from(inner.height)) {
+            let n = app.list.top + row;
+            if n >= r.total {
+                break;
+            }
+            let y = inner.y + row as u16;
+            let selected = n == app.list.selected;
+            let over =
+                selected.then(|| s.get(if focused { Role::Selection } else { Role::SelectionInactive }));
+            let style = |role: Role| over.map_or(s.get(role), |o| s.get(role).patch(o));
+            let Some(case) = r.hit(n).and_then(|i| app.library.cases.get(i)) else {
+                put(buf, inner.x, y, inner.width, &[("…".into(), style(Role::Muted))]);
+                continue;
+            };
+            let date = match case.date {
+                None => "undated".to_string(),
+                // Narrow lists show the month; the day is in the case pane.
+                Some(d) if date_w < 10 => {
+                    d.month.map_or_else(|| d.year.to_string(), |m| format!("{:04}-{m:02}", d.year))
+                }
+                Some(d) => d.to_string(),
+            };
+            let title = truncate(&case.title, title_w);
+            let org = truncate(&case.organization, org_w);
+            let pad = |t: &str, w: usize| format!("{t}{}", " ".repeat(w.saturating_sub(t.width())));
+            let spans = vec![
+                (pad(&date, date_w) + " ", style(Role::Muted)),
+                (pad(&title, title_w) + " ", style(Role::Text)),
+                (pad(&org, org_w), style(Role::Muted)),
+            ];
+            put(buf, inner.x, y, inner.width, &spans);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn columns_fit_the_width() {
+        for width in [10usize, 34, 40, 69, 70, 120] {
+            for org in [0usize, 5, 40] {
+                let (d, t, o) = super::columns(width, org);
+                assert!(d + t + o + 2 <= width.max(d + o + 2), "{width} {org}: {d} {t} {o}");
+                assert!(o <= org);
+            }
+        }
+    }
+}
