@@ -709,7 +709,7 @@ impl App {
     fn page(&self) -> usize {
         let rows = self.layout().map_or(1, |l| match self.focus {
             Focus::Detail => usize::from(l.right_inner().height),
-            _ => l.list_rows(),
+            _ => l.list_items(),
         });
         rows.saturating_sub(1).max(1)
     }
@@ -922,7 +922,7 @@ impl App {
 
     fn help_action(&mut self, action: Action) -> Vec<Effect> {
         let Some(Overlay::Help(scroll)) = &mut self.overlay else { return Vec::new() };
-        let page = usize::from(self.size.1.saturating_sub(4)).max(1) as isize;
+        let page = usize::from(self.size.1.saturating_sub(3)).max(1) as isize;
         let step = match action {
             Action::Up => -1,
             Action::Down => 1,
@@ -937,8 +937,8 @@ impl App {
             }
             _ => return Vec::new(),
         };
-        let lines = super::ui::help::line_count();
-        let visible = usize::from(self.size.1.saturating_sub(4));
+        let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let (lines, visible) = super::ui::help::extent(screen);
         *scroll = add(*scroll, step).min(lines.saturating_sub(visible));
         self.dirty = true;
         Vec::new()
@@ -1034,7 +1034,7 @@ impl App {
     /// Scroll the list by `step` rows, keep the selection in view, ask for the page the rows
     /// shown need, and reset the case pane when the selected case changed.
     fn scroll_list(&mut self, step: isize) -> Vec<Effect> {
-        let rows = self.layout().map_or(1, |l| l.list_rows()).max(1);
+        let rows = self.layout().map_or(1, |l| l.list_items()).max(1);
         let total = self.results.total;
         self.list.selected = self.list.selected.min(total.saturating_sub(1));
         self.list.top = add(self.list.top, step).min(total.saturating_sub(rows));
@@ -1187,8 +1187,8 @@ impl App {
                 return self.scroll_list(wheel);
             }
             self.focus = Focus::Results;
-            let row = usize::from(at.y.saturating_sub(l.list.y + 1));
-            if at.y > l.list.y && row < l.list_rows() {
+            let row = usize::from(at.y.saturating_sub(l.list.y + 1)) / l.list_item_height();
+            if at.y > l.list.y && row < l.list_items() {
                 self.list.selected = (self.list.top + row).min(self.results.total.saturating_sub(1));
             }
             return self.scroll_list(0);
@@ -1225,4 +1225,402 @@ impl App {
 /// `base + step`, saturating at 0 and `usize::MAX`.
 fn add(base: usize, step: isize) -> usize {
     if step < 0 { base.saturating_sub(step.unsigned_abs()) } else { base.saturating_add(step.unsigned_abs()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::corpus::LoadOptions;
+
+    /// The fixture library with only its own taxonomy, so the bundled one can grow freely.
+    fn library() -> Arc<Library> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui");
+        let mut library = Library::load(&LoadOptions { bundled: false, dirs: vec![dir.clone()] });
+        let text = std::fs::read_to_string(dir.join("taxonomy.toml")).unwrap();
+        library.taxonomy = crate::taxonomy::Taxonomy::parse("taxonomy.toml", &text).0;
+        Arc::new(library)
+    }
+
+    fn key(code: KeyCode) -> Msg {
+        Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    fn alt(code: KeyCode) -> Msg {
+        Msg::Key(KeyEvent::new(code, KeyModifiers::ALT))
+    }
+
+    fn typed(app: &mut App, text: &str) -> Vec<Effect> {
+        text.chars().flat_map(|c| app.update(key(KeyCode::Char(c)))).collect()
+    }
+
+    fn searches(effects: &[Effect]) -> Vec<Request> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Search(r) => Some(r.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A response to `request` listing every case of the library in order, with one suggestion.
+    fn answer(app: &App, request: &Request) -> Msg {
+        let all: Vec<usize> = (0..app.library.cases.len()).collect();
+        let mut breakdown = Breakdown::default();
+        breakdown.set(Dimension::Component, vec![("NCCL".into(), 3), ("GPU".into(), 1)]);
+        breakdown.set(Dimension::Year, vec![("2024".into(), 3), ("2023".into(), 1)]);
+        Msg::Searched(Box::new(Response {
+            generation: request.generation,
+            offset: request.offset,
+            total: all.len(),
+            hits: all.iter().skip(request.offset).take(request.limit).copied().collect(),
+            suggestions: vec![Suggestion {
+                kind: FacetKind::Symptom,
+                value: "Hang".into(),
+                count: 2,
+                matched: vec!["hung".into()],
+            }],
+            summary: "These cases involve NCCL".into(),
+            breakdown,
+            ..Response::default()
+        }))
+    }
+
+    /// A started app that has its first results.
+    fn started(size: (u16, u16)) -> App {
+        let (mut app, effects) = App::new(library(), size, Options::default());
+        let request = searches(&effects).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        app
+    }
+
+    #[test]
+    fn starting_asks_for_the_first_page_of_everything() {
+        let (app, effects) = App::new(library(), (80, 24), Options::default());
+        let requests = searches(&effects);
+        assert_eq!(requests.len(), 1);
+        assert_eq!((requests[0].input.as_str(), requests[0].offset, requests[0].limit), ("", 0, PAGE));
+        assert!(app.awaiting_results());
+        assert_eq!(app.focus, Focus::Search);
+    }
+
+    #[test]
+    fn each_keystroke_is_a_new_generation_and_old_answers_are_dropped() {
+        let mut app = started((80, 24));
+        let first = searches(&typed(&mut app, "h"));
+        let second = searches(&typed(&mut app, "u"));
+        assert_eq!(second[0].input, "hu");
+        assert!(second[0].generation > first[0].generation);
+        let stale = answer(&app, &first[0]);
+        let before = app.results.clone();
+        app.update(stale);
+        assert_eq!(app.results, before, "an overtaken answer changes nothing");
+        assert!(app.awaiting_results());
+        let fresh = answer(&app, &second[0]);
+        app.update(fresh);
+        assert!(!app.awaiting_results());
+        assert_eq!(app.results.generation, second[0].generation);
+    }
+
+    #[test]
+    fn moving_the_cursor_does_not_search() {
+        let mut app = started((80, 24));
+        typed(&mut app, "ab");
+        assert!(searches(&app.update(key(KeyCode::Left))).is_empty());
+        assert!(searches(&app.update(key(KeyCode::Home))).is_empty());
+        assert_eq!(searches(&app.update(key(KeyCode::Delete)))[0].input, "b");
+    }
+
+    #[test]
+    fn alt_enter_applies_the_suggestion_and_keeps_the_sentence() {
+        let mut app = started((80, 24));
+        typed(&mut app, "hung");
+        let effects = app.update(alt(KeyCode::Enter));
+        let request = searches(&effects).pop().expect("applying searches again");
+        assert_eq!(request.input, "hung");
+        assert_eq!(
+            request.filters.facets,
+            [FacetFilter { kind: FacetKind::Symptom, value: "Hang".into(), negated: false }]
+        );
+        assert!(app.note.as_ref().is_some_and(|n| n.text == "applied Symptom: Hang"));
+        // The answer's suggestion is the applied filter: it is not offered again.
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert!(app.results.suggestions.is_empty());
+    }
+
+    #[test]
+    fn minus_excludes_and_flips_chips() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Esc)); // to the case list
+        assert_eq!(app.focus, Focus::Results);
+        let request = searches(&app.update(key(KeyCode::Char('-')))).pop().unwrap();
+        assert!(request.filters.facets[0].negated);
+        let msg = answer(&app, &request);
+        app.update(msg);
+        app.update(key(KeyCode::Tab));
+        app.update(key(KeyCode::Tab));
+        app.update(key(KeyCode::Tab));
+        assert_eq!(app.focus, Focus::Filters, "Tab reaches the filters row");
+        assert_eq!(app.filter_items()[app.filter_cursor], FilterItem::Chip(Chip::Facet(0)));
+        let flipped = searches(&app.update(key(KeyCode::Char('-')))).pop().unwrap();
+        assert!(!flipped.filters.facets[0].negated);
+        let removed = searches(&app.update(key(KeyCode::Char('d')))).pop().unwrap();
+        assert!(removed.filters.is_empty());
+    }
+
+    #[test]
+    fn clear_all_empties_the_filters() {
+        let mut app = started((80, 24));
+        app.filters.set_facet(FacetFilter {
+            kind: FacetKind::Component,
+            value: "NCCL".into(),
+            negated: false,
+        });
+        app.filters.after = Some("2024".parse().unwrap());
+        app.filters.before = Some("2024".parse().unwrap());
+        assert_eq!(app.chips(), [Chip::Facet(0), Chip::Year(2024)]);
+        app.focus = Focus::Filters;
+        app.filter_cursor = 2;
+        assert_eq!(app.filter_items()[2], FilterItem::ClearAll);
+        let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
+        assert!(request.filters.is_empty());
+    }
+
+    #[test]
+    fn the_list_moves_pages_and_asks_for_pages_beyond_the_loaded_window() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Esc));
+        let items = app.layout().unwrap().list_items();
+        app.update(key(KeyCode::Char('j')));
+        assert_eq!(app.list.selected, 1);
+        app.update(key(KeyCode::Char('G')));
+        assert_eq!(app.list.selected, app.results.total - 1);
+        assert!(app.list.top + items > app.list.selected);
+        app.update(key(KeyCode::Char('g')));
+        assert_eq!((app.list.selected, app.list.top), (0, 0));
+        // A result set bigger than one page: going to the end asks for the last page.
+        app.results.total = 1000;
+        let request = searches(&app.update(key(KeyCode::End))).pop().expect("a page request");
+        assert_eq!(request.generation, app.generation, "a page belongs to the same query");
+        assert!(request.offset <= 999 && 999 < request.offset + request.limit);
+        assert!(!app.awaiting_results(), "pages do not hold the frame");
+    }
+
+    #[test]
+    fn enter_opens_the_case_and_esc_goes_back() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Enter));
+        assert_eq!(app.focus, Focus::Results);
+        app.update(key(KeyCode::Char('j')));
+        app.update(key(KeyCode::Enter));
+        assert_eq!((app.focus, app.right), (Focus::Detail, RightPane::Case));
+        assert_eq!(app.case_view.case, Some(1));
+        app.update(key(KeyCode::Char('j')));
+        assert_eq!(app.case_view.scroll, 1);
+        app.update(key(KeyCode::Esc));
+        assert_eq!(app.focus, Focus::Results);
+        app.update(key(KeyCode::Esc));
+        assert_eq!(app.focus, Focus::Search);
+    }
+
+    #[test]
+    fn facet_values_in_the_case_pane_apply_as_filters() {
+        let mut app = started((100, 30));
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Enter));
+        assert!(searches(&app.update(key(KeyCode::Enter))).is_empty(), "no value highlighted yet");
+        app.update(key(KeyCode::Right));
+        let doc = app.case_doc().unwrap();
+        let first = doc.facets[app.case_view.facet.unwrap()].clone();
+        app.update(key(KeyCode::Right));
+        let second = doc.facets[app.case_view.facet.unwrap()].clone();
+        assert_ne!(first, second);
+        let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
+        assert_eq!(
+            request.filters.facets,
+            [FacetFilter { kind: second.kind, value: second.value.clone(), negated: false }]
+        );
+        let request = searches(&app.update(key(KeyCode::Char('-')))).pop().unwrap();
+        assert!(request.filters.facets[0].negated, "- excludes the highlighted value");
+    }
+
+    #[test]
+    fn v_cycles_the_right_pane_and_the_breakdown_applies_bars() {
+        let mut app = started((100, 30));
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Char('v')));
+        assert_eq!(app.right, RightPane::Breakdown);
+        assert_eq!(app.breakdown.dimension, Dimension::RootCause, "root cause first, as on the seed page");
+        app.update(key(KeyCode::Tab));
+        assert_eq!(app.focus, Focus::Detail);
+        app.update(key(KeyCode::Right));
+        assert_eq!(app.breakdown.dimension, Dimension::Component);
+        app.update(key(KeyCode::Char('j')));
+        let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
+        assert_eq!(request.filters.facets[0].value, "GPU");
+        app.update(key(KeyCode::Left));
+        app.update(key(KeyCode::Left));
+        assert_eq!(app.breakdown.dimension, Dimension::Year);
+        let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
+        assert_eq!(request.filters.after, Some("2024".parse().unwrap()));
+        assert!(searches(&app.update(key(KeyCode::Char('-')))).is_empty(), "a year cannot be excluded");
+        app.update(key(KeyCode::Char('v')));
+        assert_eq!(app.right, RightPane::Case);
+    }
+
+    #[test]
+    fn the_picker_filters_fuzzily_and_a_leading_minus_excludes() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Char('2')));
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        assert_eq!(p.kind, FacetKind::Component);
+        assert_eq!(p.rows.len(), 4);
+        let order: Vec<(usize, &str)> = p.rows.iter().map(|r| (r.count, r.value.as_str())).collect();
+        assert_eq!(order, [(3, "Checkpointing"), (3, "NCCL"), (3, "Training data loader"), (1, "GPU")]);
+        for c in "-dtldr".chars() {
+            app.update(key(KeyCode::Char(c)));
+        }
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        assert_eq!(p.rows[0].value, "Training data loader");
+        assert!(p.negated());
+        let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
+        assert_eq!(
+            request.filters.facets,
+            [FacetFilter { kind: FacetKind::Component, value: "Training data loader".into(), negated: true }]
+        );
+        assert!(app.overlay.is_none());
+        // Aliases find values too, and Tab changes the kind.
+        app.update(key(KeyCode::Char('f')));
+        app.update(key(KeyCode::Tab));
+        for c in "stuck".chars() {
+            app.update(key(KeyCode::Char(c)));
+        }
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        assert_eq!(p.kind, FacetKind::Symptom);
+        assert_eq!(p.rows.first().map(|r| r.value.as_str()), Some("Hang"));
+        app.update(key(KeyCode::Esc));
+        assert!(app.overlay.is_none());
+    }
+
+    #[test]
+    fn help_opens_and_closes_and_q_types_in_the_search_box() {
+        let mut app = started((80, 24));
+        assert!(searches(&app.update(key(KeyCode::Char('q')))).len() == 1, "q is text in the search box");
+        app.update(key(KeyCode::F(1)));
+        assert!(matches!(app.overlay, Some(Overlay::Help(0))));
+        app.update(key(KeyCode::Char('j')));
+        assert!(matches!(app.overlay, Some(Overlay::Help(1))));
+        app.update(key(KeyCode::Esc));
+        assert!(app.overlay.is_none());
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Esc));
+        assert_eq!(app.update(key(KeyCode::Char('q'))), [Effect::Quit]);
+    }
+
+    #[test]
+    fn signals_and_a_dead_terminal_quit() {
+        for msg in [
+            Msg::Signal(Signal::Hangup),
+            Msg::Signal(Signal::Terminate),
+            Msg::InputClosed("gone".into()),
+            Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+        ] {
+            let mut app = started((80, 24));
+            assert_eq!(app.update(msg), [Effect::Quit]);
+        }
+        let mut app = started((80, 24));
+        assert_eq!(app.update(Msg::Signal(Signal::Continue)), [Effect::Redraw]);
+        let ctrl_z = Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+        assert_eq!(app.update(ctrl_z), [Effect::Suspend]);
+    }
+
+    #[test]
+    fn the_session_is_saved_as_it_changes_and_restored() {
+        let mut app = started((80, 24));
+        let effects = typed(&mut app, "x");
+        let saved = effects.iter().find_map(|e| match e {
+            Effect::Save(s) => Some(s.clone()),
+            _ => None,
+        });
+        assert_eq!(saved.as_ref().map(|s| s.query.as_str()), Some("x"));
+        assert!(
+            !app.update(key(KeyCode::Left)).iter().any(|e| matches!(e, Effect::Save(_))),
+            "nothing saved when nothing it keeps changed"
+        );
+        let mut session = saved.unwrap();
+        session.selected = Some(app.library.cases[2].id.clone());
+        session.pane = "breakdown".into();
+        session.breakdown = "year".into();
+        let (mut resumed, effects) =
+            App::new(library(), (80, 24), Options { resume: Some(session.clone()), ..Options::default() });
+        assert_eq!(resumed.input.text(), "x");
+        assert_eq!((resumed.right, resumed.breakdown.dimension), (RightPane::Breakdown, Dimension::Year));
+        let request = searches(&effects).pop().unwrap();
+        let msg = answer(&resumed, &request);
+        resumed.update(msg);
+        assert_eq!(resumed.list.selected, 2, "the saved selection comes back");
+        assert_eq!(resumed.focus, Focus::Results);
+    }
+
+    #[test]
+    fn resizing_keeps_the_selection_in_view_and_tiny_sizes_do_not_panic() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::End));
+        for (w, h) in [(1, 1), (0, 0), (39, 9), (40, 10), (200, 50), (60, 16), (80, 24)] {
+            app.update(Msg::Resize(w, h));
+            app.update(key(KeyCode::Char('j')));
+            app.update(key(KeyCode::Char('k')));
+            if let Some(l) = app.layout() {
+                assert!(
+                    app.list.selected >= app.list.top && app.list.selected < app.list.top + l.list_items()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pasted_text_goes_to_the_search_box_as_one_line() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Esc));
+        let request = searches(&app.update(Msg::Paste("NCCL WARN\nTimeout\x1b[2J".into()))).pop().unwrap();
+        assert_eq!(request.input, "NCCL WARN Timeout\u{241b}[2J");
+        assert_eq!(app.focus, Focus::Search);
+    }
+
+    #[test]
+    fn mouse_events_are_ignored_unless_turned_on() {
+        use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+        let click = |row, column| {
+            Msg::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column,
+                row,
+                modifiers: KeyModifiers::NONE,
+            })
+        };
+        let mut app = started((100, 30));
+        app.update(click(8, 5));
+        assert_eq!(app.focus, Focus::Search);
+        app.mouse = true;
+        let l = app.layout().unwrap();
+        // The second case of the list.
+        app.update(click(l.list.y + 1 + l.list_item_height() as u16, 5));
+        assert_eq!((app.focus, app.list.selected), (Focus::Results, 1));
+        app.update(click(l.right.y + 2, l.right.x + 3));
+        assert_eq!(app.focus, Focus::Detail);
+        let wheel = Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::ScrollDown,
+            column: l.right.x + 3,
+            row: l.right.y + 2,
+            modifiers: KeyModifiers::NONE,
+        });
+        app.update(wheel);
+        assert_eq!(app.case_view.scroll, 3);
+    }
 }

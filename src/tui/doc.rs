@@ -123,34 +123,39 @@ impl Builder {
 
     /// The values of `kind` as items flowing across lines, each whole unless it alone is wider
     /// than a line.
-    fn facets(&mut self, case: &Case, kind: FacetKind) {
+    fn facets(&mut self, case: &Case, kind: FacetKind, label: Option<&str>) {
         let values = case.facets.values(kind);
+        // A label only where it leaves room for values.
+        let label = label.filter(|l| INDENT.len() + l.width() <= self.width / 2).unwrap_or_default();
         if values.is_empty() {
-            self.push(DocLine::of(Part::Muted, format!("{INDENT}–")));
+            self.push(DocLine::of(Part::Muted, format!("{INDENT}{label}–")));
             return;
         }
-        let mut line = DocLine::of(Part::Bullet, INDENT);
-        let mut used = INDENT.len();
+        let mut line = DocLine(vec![(Part::Bullet, INDENT.into()), (Part::Muted, label.into())]);
+        let mut used = INDENT.len() + label.width();
+        let mut first_on_line = true;
         for value in values {
             let inferred = if case.facets.is_inferred(kind, value) { " (inferred)" } else { "" };
-            let room = self.width.saturating_sub(INDENT.len());
-            let shown = crate::commands::truncate(value, room.saturating_sub(inferred.len()).max(1));
-            let item_width = shown.width() + inferred.len();
-            if used > INDENT.len() && used + 3 + item_width > self.width {
+            let full = value.width() + inferred.len();
+            if !first_on_line && used + 3 + full > self.width {
                 self.push(std::mem::replace(&mut line, DocLine::of(Part::Bullet, INDENT)));
                 used = INDENT.len();
+                first_on_line = true;
             }
-            if used > INDENT.len() {
+            if !first_on_line {
                 line.0.push((Part::Muted, " · ".into()));
                 used += 3;
             }
+            let room = self.width.saturating_sub(used + inferred.len()).max(1);
+            let shown = crate::commands::truncate(value, room);
             let index = self.doc.facets.len();
             self.doc.facets.push(FacetRef { kind, value: value.clone(), line: self.doc.lines.len() });
+            used += shown.width() + inferred.len();
             line.0.push((Part::Facet(index), shown));
             if !inferred.is_empty() {
                 line.0.push((Part::Muted, inferred.into()));
             }
-            used += item_width;
+            first_on_line = false;
         }
         self.push(line);
     }
@@ -177,13 +182,13 @@ pub fn build(case: &Case, width: u16) -> CaseDoc {
     b.wrapped(Part::Muted, &case.id, "", "");
 
     b.section("Symptoms", &case.symptoms);
-    b.facets(case, FacetKind::Symptom);
+    b.facets(case, FacetKind::Symptom, Some("Symptom: "));
     if let Some(trigger) = &case.trigger {
         b.section("Trigger", trigger);
     }
     for kind in [FacetKind::RootCause, FacetKind::Component, FacetKind::ContributingFactor] {
         b.heading(kind.label());
-        b.facets(case, kind);
+        b.facets(case, kind, None);
     }
     b.section("Detection", &case.detection);
     b.bullets("Remediation", case.remediation.iter().map(String::as_str));

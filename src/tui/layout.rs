@@ -13,6 +13,8 @@ pub const MIN_HEIGHT: u16 = 10;
 /// From this width on, the case list and the right pane sit side by side; below it one of
 /// them fills the screen, depending on the focus.
 pub const SPLIT_WIDTH: u16 = 70;
+/// Case lists narrower than this (inside the border) give each case two rows.
+pub const TWO_LINE_BELOW: u16 = 60;
 /// From this height on, the search box has a border.
 pub const BORDERED_SEARCH_HEIGHT: u16 = 20;
 
@@ -68,15 +70,31 @@ impl Layout {
         Some(Layout { screen, search, search_bordered, chips, suggestions, list, right, status, narrow })
     }
 
-    /// Rows of cases the list shows (inside its border).
+    /// Rows inside the case list's border.
     pub fn list_rows(&self) -> usize {
         usize::from(self.list.height.saturating_sub(2))
+    }
+
+    /// Rows per case in the list: two (title; date and organization) when the list is too
+    /// narrow for a title beside them, else one.
+    pub fn list_item_height(&self) -> usize {
+        item_height(self.list.width)
+    }
+
+    /// How many cases the list shows at once.
+    pub fn list_items(&self) -> usize {
+        (self.list_rows() / self.list_item_height()).max(1)
     }
 
     /// The inside of the right pane.
     pub fn right_inner(&self) -> Rect {
         inner(self.right)
     }
+}
+
+/// Rows per case in a case list `width` columns wide (with its border).
+pub fn item_height(width: u16) -> usize {
+    if width.saturating_sub(2) < TWO_LINE_BELOW { 2 } else { 1 }
 }
 
 /// The inside of a bordered rectangle.
@@ -136,6 +154,9 @@ mod tests {
         let l = Layout::new(80, 24).unwrap();
         assert!(!l.narrow && l.search_bordered);
         assert!(l.list_rows() >= 14, "{}", l.list_rows());
+        assert_eq!(l.list_item_height(), 2);
+        assert_eq!(l.list_items(), l.list_rows() / 2);
+        assert_eq!(Layout::new(160, 40).unwrap().list_item_height(), 1);
         assert!(l.right_inner().width >= 40);
         let l = Layout::new(60, 16).unwrap();
         assert!(l.narrow && !l.search_bordered);

@@ -57,22 +57,22 @@ impl Widget for BreakdownPane<'_> {
         if inner.is_empty() {
             return;
         }
-        // The dimensions, the current one highlighted.
+        // The dimensions, the current one highlighted; short names when the long ones do not fit.
+        let long: Vec<&str> = Dimension::ALL.iter().map(|d| d.label()).collect();
+        let short = ["Cause", "Component", "Symptom", "Factor", "Year"];
+        let fits = long.iter().map(|l| l.width() + 2).sum::<usize>() <= usize::from(inner.width);
+        let names: Vec<&str> = if fits { long } else { short.to_vec() };
         let mut tabs: Vec<(String, ratatui::style::Style)> = Vec::new();
-        for (i, d) in Dimension::ALL.iter().enumerate() {
+        for (i, (d, name)) in Dimension::ALL.iter().zip(names).enumerate() {
             if i > 0 {
-                tabs.push((" · ".into(), s.get(Role::Muted)));
+                tabs.push(("  ".into(), s.get(Role::Muted)));
             }
-            let label = match d {
-                Dimension::ContributingFactor => "Factor",
-                other => other.label(),
+            let style = if *d == view.dimension {
+                s.get(Role::Accent).add_modifier(ratatui::style::Modifier::UNDERLINED)
+            } else {
+                s.get(Role::Muted)
             };
-            let role = if *d == view.dimension { Role::Accent } else { Role::Muted };
-            let mut style = s.get(role);
-            if *d == view.dimension {
-                style = style.add_modifier(ratatui::style::Modifier::UNDERLINED);
-            }
-            tabs.push((label.to_string(), style));
+            tabs.push((name.to_string(), style));
         }
         put(buf, inner.x, inner.y, inner.width, &tabs);
         let counts = app.results.breakdown.of(view.dimension);
@@ -88,7 +88,14 @@ impl Widget for BreakdownPane<'_> {
         let width = usize::from(inner.width);
         let max = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
         let count_w = max.to_string().len();
-        let label_w = counts.iter().map(|(v, _)| v.width()).max().unwrap_or(0).min(width * 2 / 5).max(4);
+        // Labels as wide as they need, leaving bars at least a quarter of the pane.
+        let label_w = counts
+            .iter()
+            .map(|(v, _)| v.width())
+            .max()
+            .unwrap_or(0)
+            .min(width.saturating_sub(count_w + 3 + width / 4))
+            .max(4);
         let bar_w = width.saturating_sub(label_w + count_w + 3);
         let kind_role = view.dimension.kind().map_or(Role::Case, Role::of_kind);
         for (row, (i, (value, count))) in counts.iter().enumerate().skip(view.top).take(rows).enumerate() {

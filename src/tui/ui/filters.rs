@@ -44,8 +44,8 @@ impl Placed {
     }
 }
 
-const APPLIED: &str = "Applied ";
-const SUGGESTED: &str = "Suggested ";
+const APPLIED: &str = "Applied: ";
+const SUGGESTED: &str = "Suggested: ";
 const GAP: u16 = 1;
 
 fn items(app: &App, row: Row) -> Vec<(FilterItem, Vec<(String, Role)>)> {

@@ -127,6 +127,22 @@ pub(crate) fn pane<'a>(
     block
 }
 
+/// Clear `area` for an overlay. A wide character just left of it would spill into its first
+/// column (and ratatui would then skip drawing that column), so it is blanked too.
+pub(crate) fn clear(area: Rect, buf: &mut Buffer) {
+    let area = area.intersection(buf.area);
+    ratatui::widgets::Clear.render(area, buf);
+    if area.x == 0 {
+        return;
+    }
+    for y in area.top()..area.bottom() {
+        let left = &mut buf[(area.x - 1, y)];
+        if unicode_width::UnicodeWidthStr::width(left.symbol()) > 1 {
+            left.set_symbol(" ");
+        }
+    }
+}
+
 /// Write `spans` at (`x`, `y`) within `width` columns; the last span that does not fit is cut
 /// with an ellipsis. Returns the columns used.
 pub(crate) fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, spans: &[(String, Style)]) -> u16 {

@@ -4,11 +4,11 @@
 use ratatui::{
     buffer::Buffer,
     layout::{Position, Rect},
-    widgets::{Clear, Widget},
+    widgets::Widget,
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::{pane, put};
+use super::{clear, pane, put};
 use crate::{
     corpus::FacetKind,
     filter::Filters,
@@ -56,7 +56,7 @@ impl Widget for &PickerOverlay<'_> {
     fn render(self, screen: Rect, buf: &mut Buffer) {
         let s = self.styles;
         let area = area(screen).intersection(buf.area);
-        Clear.render(area, buf);
+        clear(area, buf);
         let p = self.picker;
         let title = format!("Filter by {}", p.kind.label().to_lowercase());
         let block = pane(&title, "cases under the filters", true, s, area.width);

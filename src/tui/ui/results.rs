@@ -7,6 +7,7 @@ use unicode_width::UnicodeWidthStr;
 use super::{pane, put};
 use crate::{
     commands::truncate,
+    corpus::Case,
     theme::Role,
     tui::{
         app::{App, Focus},
@@ -30,20 +31,32 @@ fn columns(width: usize, org_width: usize) -> (usize, usize, usize) {
     (date, title, org)
 }
 
+fn date_text(case: &Case, width: usize) -> String {
+    match case.date {
+        None => "undated".to_string(),
+        // Narrow columns show the month; the day is in the case pane.
+        Some(d) if width < 10 => {
+            d.month.map_or_else(|| d.year.to_string(), |m| format!("{:04}-{m:02}", d.year))
+        }
+        Some(d) => d.to_string(),
+    }
+}
+
 impl Widget for ResultList<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
         let app = self.app;
         let s = self.styles;
         let r = &app.results;
-        let rows = usize::from(area.height.saturating_sub(2));
+        let item_height = crate::tui::layout::item_height(area.width);
+        let items = usize::from(area.height.saturating_sub(2)) / item_height;
         let title = if !r.loaded {
             "Cases · searching…".to_string()
         } else if r.total == 0 {
             "Cases · none".to_string()
         } else {
             let first = app.list.top + 1;
-            let last = (app.list.top + rows).min(r.total);
+            let last = (app.list.top + items).min(r.total);
             format!("Cases {first} to {last} of {}", r.total)
         };
         let focused = app.focus == Focus::Results && app.overlay.is_none();
@@ -60,15 +73,10 @@ impl Widget for ResultList<'_> {
         }
         let width = usize::from(inner.width);
         if r.loaded && r.total == 0 {
-            let lines = ["No case matches.", "Esc clears the search; d on a chip removes a filter."];
+            let lines = ["No case matches.", "Esc clears the search.", "Tab to a chip, d removes it."];
             for (i, line) in lines.iter().enumerate().take(usize::from(inner.height)) {
-                put(
-                    buf,
-                    inner.x + 1,
-                    inner.y + i as u16,
-                    inner.width.saturating_sub(1),
-                    &[(line.to_string(), s.get(Role::Muted))],
-                );
+                let (x, w) = (inner.x + 1, inner.width.saturating_sub(1));
+                put(buf, x, inner.y + i as u16, w, &[(line.to_string(), s.get(Role::Muted))]);
             }
             return;
         }
@@ -80,37 +88,41 @@ impl Widget for ResultList<'_> {
             .max()
             .unwrap_or(0);
         let (date_w, title_w, org_w) = columns(width, org_width);
-        for row in 0..rows.min(usize::from(inner.height)) {
-            let n = app.list.top + row;
+        let pad = |t: String, w: usize| {
+            let fill = w.saturating_sub(t.width());
+            t + &" ".repeat(fill)
+        };
+        for item in 0..items {
+            let n = app.list.top + item;
             if n >= r.total {
                 break;
             }
-            let y = inner.y + row as u16;
+            let y = inner.y + (item * item_height) as u16;
             let selected = n == app.list.selected;
             let over =
                 selected.then(|| s.get(if focused { Role::Selection } else { Role::SelectionInactive }));
             let style = |role: Role| over.map_or(s.get(role), |o| s.get(role).patch(o));
             let Some(case) = r.hit(n).and_then(|i| app.library.cases.get(i)) else {
-                put(buf, inner.x, y, inner.width, &[("…".into(), style(Role::Muted))]);
+                put(buf, inner.x, y, inner.width, &[(pad("…".into(), width), style(Role::Muted))]);
                 continue;
             };
-            let date = match case.date {
-                None => "undated".to_string(),
-                // Narrow lists show the month; the day is in the case pane.
-                Some(d) if date_w < 10 => {
-                    d.month.map_or_else(|| d.year.to_string(), |m| format!("{:04}-{m:02}", d.year))
-                }
-                Some(d) => d.to_string(),
-            };
-            let title = truncate(&case.title, title_w);
-            let org = truncate(&case.organization, org_w);
-            let pad = |t: &str, w: usize| format!("{t}{}", " ".repeat(w.saturating_sub(t.width())));
-            let spans = vec![
-                (pad(&date, date_w) + " ", style(Role::Muted)),
-                (pad(&title, title_w) + " ", style(Role::Text)),
-                (pad(&org, org_w), style(Role::Muted)),
-            ];
-            put(buf, inner.x, y, inner.width, &spans);
+            if item_height == 2 {
+                let title = pad(truncate(&case.title, width), width);
+                put(buf, inner.x, y, inner.width, &[(title, style(Role::Text))]);
+                let meta = format!("  {} · {}", date_text(case, 10), case.organization);
+                let meta = pad(truncate(&meta, width), width);
+                put(buf, inner.x, y + 1, inner.width, &[(meta, style(Role::Muted))]);
+            } else {
+                let spans = vec![
+                    (pad(date_text(case, date_w), date_w) + " ", style(Role::Muted)),
+                    (pad(truncate(&case.title, title_w), title_w) + " ", style(Role::Text)),
+                    (
+                        pad(truncate(&case.organization, org_w), width.saturating_sub(date_w + title_w + 2)),
+                        style(Role::Muted),
+                    ),
+                ];
+                put(buf, inner.x, y, inner.width, &spans);
+            }
         }
     }
 }

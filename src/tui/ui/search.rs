@@ -26,7 +26,7 @@ pub struct SearchBox<'a> {
 }
 
 const PROMPT: &str = "› ";
-const HINT: &str = "type what you see: \"job hung at the end of the epoch\", a log line, component:nccl";
+const HINT: &str = "type what you see (\"job hung at the end of the epoch\") or paste a log line";
 
 impl SearchBox<'_> {
     /// Where the text goes inside `area`.

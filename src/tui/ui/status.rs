@@ -31,10 +31,10 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
         (None, Focus::Search) => vec![
             ("Enter", "cases"),
             ("Alt-Enter", "apply suggestion"),
-            ("Tab", "next pane"),
-            ("Esc", "clear"),
             ("F1", "help"),
             ("Ctrl-C", "quit"),
+            ("Tab", "next pane"),
+            ("Esc", "clear"),
         ],
         (None, Focus::Filters) => vec![
             ("← →", "move"),
@@ -51,9 +51,9 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
             ("+", "apply suggestion"),
             ("f", "filters"),
             ("v", "pane"),
-            ("/", "search"),
             ("?", "help"),
             ("q", "quit"),
+            ("/", "search"),
         ],
         (None, Focus::Detail) => match app.right {
             RightPane::Case => vec![
@@ -94,12 +94,12 @@ impl Widget for StatusLine<'_> {
         let mut spans = vec![(" ".to_string(), s.get(Role::Status))];
         let mut used = 1;
         for (key, what) in hints(self.app) {
-            let w = key.width() + what.width() + 4;
+            let w = key.width() + what.width() + 3;
             if used + w > usize::from(area.width) {
                 break;
             }
             spans.push((key.to_string(), s.get(Role::Key)));
-            spans.push((format!(" {what}   "), s.get(Role::Status)));
+            spans.push((format!(" {what}  "), s.get(Role::Status)));
             used += w;
         }
         put(buf, area.x, area.y, area.width, &spans);
