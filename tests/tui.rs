@@ -131,7 +131,7 @@ fn text(buf: &Buffer, attributes: bool) -> String {
         }
         out.push_str(row.trim_end());
         out.push('\n');
-        if attributes && marks.trim().len() > 0 {
+        if attributes && !marks.trim().is_empty() {
             out.push_str(&format!("{}\n", marks.trim_end()));
         }
     }
