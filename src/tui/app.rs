@@ -530,10 +530,17 @@ impl App {
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         let mut effects = match msg {
             Msg::Key(key) => {
-                if self.note.take().is_some() {
+                let action = keymap::action(self.context(), key);
+                // A note stays while someone types (so a warning is not gone before it is
+                // read) and goes with the next command key.
+                let typing = matches!(
+                    action,
+                    Some(Action::Insert(_) | Action::Backspace | Action::Delete | Action::DeleteWord)
+                );
+                if !typing && self.note.take().is_some() {
                     self.dirty = true;
                 }
-                match keymap::action(self.context(), key) {
+                match action {
                     Some(action) => self.act(action),
                     None => Vec::new(),
                 }
