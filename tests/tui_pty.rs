@@ -258,9 +258,10 @@ fn no_color_draws_without_colour_and_the_selection_in_reverse() {
     std::thread::sleep(Duration::from_millis(200));
     let raw = String::from_utf8_lossy(&s.raw.lock().unwrap()).to_string();
     for sgr in sgr_sequences(&raw) {
-        let colour = sgr.split(';').filter_map(|p| p.parse::<u16>().ok()).any(|p| {
-            matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107)
-        });
+        let colour = sgr
+            .split(';')
+            .filter_map(|p| p.parse::<u16>().ok())
+            .any(|p| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107));
         assert!(!colour, "a colour sequence under NO_COLOR: ESC[{sgr}m");
     }
     s.wait_for("a reversed selection", |screen| {
@@ -295,7 +296,10 @@ fn resume_brings_back_the_query_filters_and_selection() {
     let saved = loop {
         let saved = std::fs::read_to_string(&file).unwrap_or_default();
         let json: serde_json::Value = serde_json::from_str(&saved).unwrap_or_default();
-        if json["query"] == "hung" && json["filters"].as_array().is_some_and(|f| f.len() == 1) && json["selected"].is_string() {
+        if json["query"] == "hung"
+            && json["filters"].as_array().is_some_and(|f| f.len() == 1)
+            && json["selected"].is_string()
+        {
             break json;
         }
         assert!(start.elapsed() < TIMEOUT, "the session is kept as it changes: {saved}");

@@ -55,13 +55,14 @@ fn terminal_error(e: std::io::Error) -> Error {
 
 /// Run the terminal UI over `library` until the user quits or the terminal goes away.
 pub fn run(settings: &Settings, library: Library) -> Result<()> {
+    // The theme first: a broken theme file is reported the same with or without a terminal.
+    let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
     if !std::io::stdout().is_terminal() {
         return Err(Error::Usage(
             "the terminal UI needs a terminal; to print to a pipe or a file use a command such as `incidex list`"
                 .into(),
         ));
     }
-    let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
     if theme.has_color() {
         // Only when a colour theme was asked for by name under NO_COLOR: crossterm would turn
         // its colours into attribute resets (see STYLE.md), so the request is honoured in full.
