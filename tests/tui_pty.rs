@@ -328,12 +328,54 @@ fn an_unwritable_state_directory_is_a_warning_not_a_failure() {
     assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()), "{}", s.contents());
 }
 
+/// User and system CPU time of a process so far, in clock ticks.
+fn cpu_ticks(pid: i32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name (which may hold spaces) start after the last ')'.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
 #[test]
-fn idle_means_no_output() {
+fn idle_means_no_output_and_no_cpu() {
     let s = launch(Launch::default());
     s.wait_text("Cases 1 to");
     std::thread::sleep(Duration::from_millis(300));
     let before = s.raw.lock().unwrap().len();
-    std::thread::sleep(Duration::from_millis(700));
+    let ticks = cpu_ticks(s.pid());
+    std::thread::sleep(Duration::from_millis(1000));
     assert_eq!(s.raw.lock().unwrap().len(), before, "an idle UI writes nothing");
+    let used = cpu_ticks(s.pid()) - ticks;
+    assert!(used <= 2, "an idle UI used {used} clock ticks of CPU in a second");
+}
+
+#[test]
+fn a_storm_of_resizes_ends_in_one_good_frame() {
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    let sizes = [(1, 1), (20, 5), (39, 9), (40, 10), (200, 60), (60, 16), (3, 80), (120, 2)];
+    let master = s.master.as_ref().unwrap();
+    for i in 0..200 {
+        let (cols, rows) = sizes[i % sizes.len()];
+        master.resize(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 }).unwrap();
+    }
+    master.resize(PtySize { rows: 28, cols: 90, pixel_width: 0, pixel_height: 0 }).unwrap();
+    s.screen
+        .lock()
+        .unwrap()
+        .screen_mut()
+        .set_size(std::num::NonZeroU16::new(28).unwrap(), std::num::NonZeroU16::new(90).unwrap());
+    // The last size is drawn in full once things settle (force a frame with a harmless key).
+    std::thread::sleep(Duration::from_millis(300));
+    s.send(b"\x1b[C");
+    s.wait_for("a frame at 90x28", |screen| {
+        let text = screen.contents();
+        text.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("┌ Search") && l.ends_with('┐') && l.chars().count() == 90)
+            && text.contains("Cases 1 to")
+    });
+    assert!(s.child.try_wait().unwrap().is_none(), "still running");
+    s.send(b"\x03");
+    assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
 }

@@ -178,7 +178,8 @@ pub fn build(case: &Case, width: u16) -> CaseDoc {
     let mut meta =
         vec![case.date.map_or_else(|| "undated".to_string(), |d| d.to_string()), case.organization.clone()];
     meta.extend(case.scale.clone());
-    b.wrapped(Part::Meta, &meta.join(" · "), "", "");
+    // A no-break space ties each dot to the item after it, so a wrapped line never ends in one.
+    b.wrapped(Part::Meta, &meta.join(" ·\u{a0}"), "", "");
     b.wrapped(Part::Muted, &case.id, "", "");
 
     b.section("Symptoms", &case.symptoms);

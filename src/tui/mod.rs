@@ -128,7 +128,13 @@ pub fn run(settings: &Settings, library: Library) -> Result<()> {
                     clear(&mut terminal)?;
                     force_draw = true;
                 }
-                Effect::Quit => return Ok(()),
+                Effect::Quit => {
+                    // What changed in the same burst as the quit is still kept for --resume.
+                    if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
+                        let _ = session::save(path, &session);
+                    }
+                    return Ok(());
+                }
             }
         }
         // Give the search a moment to answer so this frame shows its results; keep handling
