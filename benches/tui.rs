@@ -16,9 +16,9 @@ use incidex::{
     tui::{
         app::{App, Effect, Options},
         event::Msg,
-        search::Searcher,
         style::Styles,
         ui,
+        worker::Searcher,
     },
 };
 use ratatui::{Terminal, TerminalOptions, Viewport, backend::CrosstermBackend, layout::Rect};

@@ -12,9 +12,9 @@ use incidex::{
     tui::{
         app::{App, Effect, Options},
         event::Msg,
-        search::Searcher,
         style::Styles,
         ui,
+        worker::Searcher,
     },
 };
 use ratatui::{Terminal, backend::TestBackend, buffer::Buffer, style::Modifier};

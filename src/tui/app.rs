@@ -21,8 +21,8 @@ use super::{
     input::Input,
     keymap::{self, Action, Context},
     layout::{self, Layout},
-    search::{Breakdown, Dimension, Request, Response, Suggestion},
     session::Session,
+    worker::{Breakdown, Dimension, Request, Response, Suggestion},
 };
 use crate::{
     corpus::{Case, FacetKind, Library, model::PartialDate},

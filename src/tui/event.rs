@@ -1,6 +1,6 @@
 //! The messages the UI reacts to and the threads that produce them: the input thread (keys,
 //! mouse, paste, resize from the terminal) and the signal thread (SIGHUP, SIGTERM, SIGCONT).
-//! Search results come from `search::spawn`.
+//! Search results come from `worker::spawn`.
 //!
 //! A dead terminal must end the program, not spin it: crossterm 0.29's reader loops forever on
 //! EOF and EIO from the tty (its `try_read` retries every read error but `WouldBlock`), so the
@@ -13,7 +13,7 @@ use std::{sync::mpsc::Sender, time::Duration};
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent};
 
-use super::search;
+use super::worker;
 
 /// How long the main thread has to wind down after SIGHUP or SIGTERM before the signal thread
 /// ends the process the hard way.
@@ -31,7 +31,7 @@ pub enum Msg {
     /// The terminal has a new size.
     Resize(u16, u16),
     /// The search worker answered.
-    Searched(Box<search::Response>),
+    Searched(Box<worker::Response>),
     /// The terminal went away or must be given back.
     Signal(Signal),
     /// The input thread stopped: the terminal cannot be read any more.

@@ -16,11 +16,11 @@ pub mod event;
 pub mod input;
 pub mod keymap;
 pub mod layout;
-pub mod search;
 pub mod session;
 pub mod style;
 pub mod terminal;
 pub mod ui;
+pub mod worker;
 
 use std::{
     io::{BufWriter, IsTerminal},
@@ -93,7 +93,7 @@ pub fn run(settings: &Settings, library: Library) -> Result<()> {
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let search_tx = {
         let tx = tx.clone();
-        search::spawn(library.clone(), move |response| tx.send(Msg::Searched(Box::new(response))).is_ok())
+        worker::spawn(library.clone(), move |response| tx.send(Msg::Searched(Box::new(response))).is_ok())
             .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?
     };
     drop(tx);

@@ -10,8 +10,8 @@ use crate::{
     theme::Role,
     tui::{
         app::{App, BREAKDOWN_HEADER_ROWS, Focus},
-        search::Dimension,
         style::Styles,
+        worker::Dimension,
     },
 };
 

@@ -85,7 +85,7 @@ impl Widget for TooSmall<'_> {
         let lines = [
             "Terminal too small".to_string(),
             format!("{}×{} needed", layout::MIN_WIDTH, layout::MIN_HEIGHT),
-            "q quits".to_string(),
+            "Ctrl-C quits".to_string(),
         ];
         let top = area.y + area.height.saturating_sub(lines.len() as u16) / 2;
         for (i, text) in lines.iter().enumerate() {
