@@ -7,7 +7,9 @@ pub mod check;
 pub mod completions;
 pub mod facets;
 pub mod list;
+pub mod search;
 pub mod show;
+pub mod triage;
 
 use std::io::Write;
 
