@@ -14,6 +14,7 @@ pub mod diag;
 pub mod error;
 pub mod filter;
 pub mod markdown;
+pub mod search;
 pub mod taxonomy;
 pub mod text;
 pub mod theme;

@@ -13,6 +13,7 @@ use std::{
 use crate::{
     corpus::{FacetKind, Library},
     filter::Filters,
+    search::{self, Engine},
 };
 
 /// What to search for. `generation` identifies the query (input and filters); a page request
@@ -101,21 +102,20 @@ impl Dimension {
     }
 }
 
-/// Counts per value, most first, for each [`Dimension`].
+/// Counts per value for each [`Dimension`]: most cases first (years newest first).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Breakdown {
     counts: [Vec<(String, usize)>; 5],
 }
 
 impl Breakdown {
-    /// The counts for one dimension, most first, ties by name.
+    /// The counts for one dimension, in the order shown.
     pub fn of(&self, dimension: Dimension) -> &[(String, usize)] {
         &self.counts[dimension.index()]
     }
 
-    /// Set the counts for one dimension (sorted here: most first, ties by name).
-    pub fn set(&mut self, dimension: Dimension, mut counts: Vec<(String, usize)>) {
-        counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    /// Set the counts for one dimension, in the order they are to be shown.
+    pub fn set(&mut self, dimension: Dimension, counts: Vec<(String, usize)>) {
         self.counts[dimension.index()] = counts;
     }
 }
@@ -143,79 +143,60 @@ pub struct Response {
     pub elapsed: Duration,
 }
 
-/// The search engine over one library, built once.
+/// The search engine over one library, built once; or why it could not be built.
 pub struct Searcher {
-    library: Arc<Library>,
+    engine: std::result::Result<Engine, String>,
 }
 
 impl Searcher {
     /// Build the engine for `library`.
     pub fn new(library: Arc<Library>) -> Searcher {
-        Searcher { library }
+        Searcher { engine: Engine::new(library).map_err(|e| e.to_string()) }
     }
 
     /// Answer one request.
     pub fn run(&self, request: &Request) -> Response {
         let started = Instant::now();
-        let library = &self.library;
-        let words: Vec<String> = request.input.split_whitespace().map(str::to_lowercase).collect();
-        let matching: Vec<usize> = (0..library.cases.len())
-            .filter(|&i| {
-                let case = &library.cases[i];
-                let haystack = format!("{} {}", case.title, case.symptoms).to_lowercase();
-                request.filters.matches(case) && words.iter().all(|w| haystack.contains(w.as_str()))
-            })
-            .collect();
-        let mut suggestions = Vec::new();
-        for kind in FacetKind::ALL {
-            for value in library.taxonomy.values_of(kind) {
-                let matched: Vec<String> = words
-                    .iter()
-                    .filter(|w| value.phrases().any(|p| crate::taxonomy::normalize_term(p) == **w))
-                    .cloned()
-                    .collect();
-                if matched.is_empty() || request.filters.facets.iter().any(|f| f.value == value.name) {
-                    continue;
-                }
-                let count =
-                    matching.iter().filter(|&&i| library.cases[i].facets.contains(kind, &value.name)).count();
-                suggestions.push(Suggestion { kind, value: value.name.clone(), count, matched });
+        let engine = match &self.engine {
+            Ok(engine) => engine,
+            Err(why) => {
+                return Response {
+                    generation: request.generation,
+                    offset: request.offset,
+                    error: Some(format!("search is unavailable: {why}")),
+                    ..Response::default()
+                };
             }
-        }
+        };
+        let found = engine.search(&search::Request {
+            input: &request.input,
+            filters: &request.filters,
+            offset: request.offset,
+            limit: request.limit,
+            inline_syntax: true,
+        });
         let mut breakdown = Breakdown::default();
         for dimension in Dimension::ALL {
-            let mut counts: Vec<(String, usize)> = Vec::new();
-            for &i in &matching {
-                let case = &library.cases[i];
-                let values: Vec<String> = match dimension.kind() {
-                    Some(kind) => case.facets.values(kind).to_vec(),
-                    None => case.year().map(|y| y.to_string()).into_iter().collect(),
-                };
-                for v in values {
-                    match counts.iter_mut().find(|(name, _)| *name == v) {
-                        Some((_, n)) => *n += 1,
-                        None => counts.push((v, 1)),
-                    }
-                }
-            }
-            breakdown.set(dimension, counts);
+            let counts = match dimension.kind() {
+                Some(kind) => found.breakdown.of(kind),
+                None => &found.breakdown.year,
+            };
+            breakdown.set(dimension, counts.iter().map(|c| (c.value.clone(), c.count)).collect());
         }
-        let top: Vec<String> =
-            breakdown.of(Dimension::Component).iter().take(2).map(|(v, _)| v.clone()).collect();
-        let summary = if matching.is_empty() || top.is_empty() {
-            String::new()
-        } else {
-            format!("These {} cases involve {}", matching.len(), top.join(" and "))
-        };
+        let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
         Response {
             generation: request.generation,
-            offset: request.offset,
-            total: matching.len(),
-            hits: matching.iter().skip(request.offset).take(request.limit).copied().collect(),
-            suggestions,
-            summary,
+            offset: found.offset,
+            total: found.total,
+            hits: found.hits.iter().map(|h| h.index).collect(),
+            suggestions: found
+                .suggestions
+                .into_iter()
+                .map(|s| Suggestion { kind: s.kind, value: s.value, count: s.count, matched: s.matched })
+                .collect(),
+            summary: found.summary,
             breakdown,
-            error: None,
+            error: (!errors.is_empty()).then(|| errors.join("; ")),
             elapsed: started.elapsed(),
         }
     }
