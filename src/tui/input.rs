@@ -156,43 +156,47 @@ impl Input {
     }
 
     /// The part of the text to show in `width` columns and the cursor's column within it. The
-    /// window scrolls so the cursor is always visible, with one column kept free for it at the
-    /// end of the text.
+    /// window scrolls so the cursor is always visible (at the end of the text it takes a column
+    /// of its own); text cut off at either side is marked with an ellipsis.
     pub fn window(&self, width: usize) -> (String, usize) {
-        if width == 0 {
+        let chars: Vec<(char, usize)> = self.text.chars().map(|c| (c, c.width().unwrap_or(0))).collect();
+        let n = chars.len();
+        let cursor = self.cursor.min(n);
+        // The cursor's own cell: the character under it, or a free column at the end.
+        let cursor_width = chars.get(cursor).map_or(1, |c| c.1.max(1));
+        if width < cursor_width {
             return (String::new(), 0);
         }
-        let chars: Vec<(char, usize)> = self.text.chars().map(|c| (c, c.width().unwrap_or(0))).collect();
-        // Start at the cursor and take characters to the left while they fit (leaving a column
-        // for the cursor itself), then fill to the right.
-        let mut start = self.cursor.min(chars.len());
-        let mut used = 1;
-        while start > 0 && used + chars[start - 1].1 <= width {
+        // Ellipses only where they leave room for text.
+        let marks = width >= cursor_width + 2;
+        let left_mark = |start: usize| usize::from(marks && start > 0);
+        let right_mark = |end: usize| usize::from(marks && end < n);
+        let (mut start, mut end) = (cursor, (cursor + 1).min(n));
+        let mut used = cursor_width;
+        // Text before the cursor first (typing happens at the end), then after it.
+        while start > 0 && used + chars[start - 1].1 + left_mark(start - 1) + right_mark(end) <= width {
             start -= 1;
             used += chars[start].1;
         }
-        let mut shown = String::new();
-        let mut columns = 0;
-        let mut cursor_x = 0;
-        for (i, (c, w)) in chars.iter().enumerate().skip(start) {
-            if i == self.cursor {
-                cursor_x = columns;
-            }
-            if columns + w > width {
-                break;
-            }
-            shown.push(*c);
-            columns += w;
+        while end < n && used + chars[end].1 + left_mark(start) + right_mark(end + 1) <= width {
+            used += chars[end].1;
+            end += 1;
         }
-        if self.cursor >= chars.len() {
-            cursor_x = columns.min(width.saturating_sub(1));
+        let lead = left_mark(start);
+        let mut shown = String::from(if lead == 1 { "…" } else { "" });
+        shown.extend(chars[start..end].iter().map(|(c, _)| *c));
+        if right_mark(end) == 1 {
+            shown.push('…');
         }
+        let cursor_x = lead + chars[start..cursor].iter().map(|(_, w)| w).sum::<usize>();
         (shown, cursor_x)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use unicode_width::UnicodeWidthStr;
+
     use super::*;
 
     #[test]
@@ -242,17 +246,33 @@ mod tests {
     }
 
     #[test]
-    fn the_window_keeps_the_cursor_visible() {
+    fn the_window_keeps_the_cursor_visible_and_marks_what_is_cut_off() {
         let i = Input::new("abcdefghij");
         assert_eq!(i.window(20), ("abcdefghij".to_string(), 10));
-        assert_eq!(i.window(5), ("ghij".to_string(), 4));
+        assert_eq!(i.window(5), ("…hij".to_string(), 4));
         let mut j = i.clone();
         j.home();
-        assert_eq!(j.window(5), ("abcde".to_string(), 0));
+        assert_eq!(j.window(5), ("abcd…".to_string(), 0));
+        for _ in 0..5 {
+            j.right();
+        }
+        let (shown, x) = j.window(5);
+        assert_eq!(shown.chars().nth(x), Some('f'), "{shown:?} {x}");
+        assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown:?}");
         let wide = Input::new("日本語テキスト");
         let (shown, x) = wide.window(7);
-        assert_eq!((shown.as_str(), x), ("キスト", 6));
+        assert_eq!((shown.as_str(), x), ("…スト", 5));
         assert_eq!(Input::new("x").window(0), (String::new(), 0));
         assert_eq!(Input::default().window(1), (String::new(), 0));
+        // Every window fits its width, for every cursor position.
+        let mut long = Input::new("job hung at the end-of-epoch checkpoint 日本語 and more");
+        long.home();
+        for _ in 0..60 {
+            for width in 1..30 {
+                let (shown, x) = long.window(width);
+                assert!(shown.width() <= width && x < width.max(1), "{width}: {shown:?} {x}");
+            }
+            long.right();
+        }
     }
 }

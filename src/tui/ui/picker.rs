@@ -103,8 +103,12 @@ impl Widget for &PickerOverlay<'_> {
             let selected = i == p.cursor;
             let over = selected.then(|| s.get(Role::Selection));
             let style = |role: Role| over.map_or(s.get(role), |o| s.get(role).patch(o));
-            let applied = self.filters.facets.iter().any(|f| f.kind == p.kind && f.value == value.value);
-            let mark = if applied { "✓ " } else { "  " };
+            let applied = self.filters.facets.iter().find(|f| f.kind == p.kind && f.value == value.value);
+            let mark = match applied {
+                Some(f) if f.negated => "✗ ",
+                Some(_) => "✓ ",
+                None => "  ",
+            };
             let mut spans = vec![
                 (mark.to_string(), style(Role::Chip)),
                 (format!("{:>count_w$}  ", value.count), style(Role::Muted)),
