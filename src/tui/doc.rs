@@ -98,7 +98,10 @@ impl Builder {
             for line in textwrap::wrap(&paragraph, options) {
                 let line = line.into_owned();
                 let (lead, body) = split_indent(&line, indent, rest);
-                self.push(DocLine(vec![(Part::Bullet, lead), (part, body)]));
+                // An indent of spaces takes the text's own style: a style change costs bytes on
+                // every line sent to the terminal, and spaces look the same in any colour.
+                let lead_part = if lead.trim().is_empty() { part } else { Part::Bullet };
+                self.push(DocLine(vec![(lead_part, lead), (part, body)]));
             }
             first_paragraph = false;
         }
@@ -131,14 +134,14 @@ impl Builder {
             self.push(DocLine::of(Part::Muted, format!("{INDENT}{label}–")));
             return;
         }
-        let mut line = DocLine(vec![(Part::Bullet, INDENT.into()), (Part::Muted, label.into())]);
+        let mut line = DocLine(vec![(Part::Muted, INDENT.into()), (Part::Muted, label.into())]);
         let mut used = INDENT.len() + label.width();
         let mut first_on_line = true;
         for value in values {
             let inferred = if case.facets.is_inferred(kind, value) { " (inferred)" } else { "" };
             let full = value.width() + inferred.len();
             if !first_on_line && used + 3 + full > self.width {
-                self.push(std::mem::replace(&mut line, DocLine::of(Part::Bullet, INDENT)));
+                self.push(std::mem::replace(&mut line, DocLine::of(Part::Muted, INDENT)));
                 used = INDENT.len();
                 first_on_line = true;
             }
