@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod diag;
 pub mod error;
 pub mod filter;
+pub mod graph;
 pub mod markdown;
 pub mod taxonomy;
 pub mod text;

@@ -6,6 +6,7 @@
 pub mod check;
 pub mod completions;
 pub mod facets;
+pub mod graph;
 pub mod list;
 pub mod show;
 
