@@ -57,6 +57,8 @@ pub enum Command {
     /// Show the neighbourhood of a case or facet value in the case <-> facet-value graph, with
     /// the related cases and why they are related.
     Graph(GraphArgs),
+    /// Export a component's action items as a markdown checklist (to stdout or a file).
+    Checklist(ChecklistArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
     Check(CheckArgs),
     /// Print shell completions.
@@ -217,6 +219,42 @@ impl GraphArgs {
     /// The format asked for.
     pub fn format(&self) -> GraphFormat {
         if self.json { GraphFormat::Json } else { self.format }
+    }
+}
+
+/// How `checklist` writes the checklist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChecklistFormat {
+    /// GitHub-flavoured Markdown: a task list grouped by type.
+    Md,
+    /// JSON: component, filters, version, date, cases, item_count, groups.
+    Json,
+}
+
+/// `incidex checklist`.
+#[derive(Debug, Args)]
+pub struct ChecklistArgs {
+    /// The component is the first --component; every other flag narrows the cases.
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Write to FILE instead of stdout (atomically; an existing file only with --force).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace FILE when it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ChecklistFormat::Md)]
+    pub format: ChecklistFormat,
+    /// Print JSON (the same as --format json).
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl ChecklistArgs {
+    /// The format asked for.
+    pub fn format(&self) -> ChecklistFormat {
+        if self.json { ChecklistFormat::Json } else { self.format }
     }
 }
 

@@ -57,6 +57,7 @@ fn run(cli: Cli) -> incidex::Result<()> {
                 Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
                 Some(Command::Graph(args)) => commands::graph::run(args, &library, &mut out),
+                Some(Command::Checklist(args)) => commands::checklist::run(args, &library, &mut out),
                 Some(Command::Check(_) | Command::Completions(_)) => unreachable!("handled above"),
                 None => {
                     use clap::CommandFactory;

@@ -4,6 +4,7 @@
 //! returns an error for `main` to report; none of them touches the terminal or exits.
 
 pub mod check;
+pub mod checklist;
 pub mod completions;
 pub mod facets;
 pub mod graph;
