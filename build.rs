@@ -7,8 +7,7 @@ use std::{
 };
 
 fn main() {
-    let root =
-        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     println!("cargo:rerun-if-changed=data");
     println!("cargo:rerun-if-changed=data/cases");
@@ -25,22 +24,13 @@ fn main() {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     };
-    let mut code =
-        String::from("/// The bundled case files: (path as shown to users, contents).\n");
+    let mut code = String::from("/// The bundled case files: (path as shown to users, contents).\n");
     code.push_str("pub static CASES: &[(&str, &str)] = &[\n");
     for path in &cases {
-        let name = format!(
-            "data/cases/{}",
-            path.file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default()
-        );
+        let name = format!("data/cases/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or_default());
         feed(name.as_bytes());
         feed(&fs::read(path).unwrap_or_default());
-        code.push_str(&format!(
-            "    ({name:?}, include_str!({:?})),\n",
-            path.display().to_string()
-        ));
+        code.push_str(&format!("    ({name:?}, include_str!({:?})),\n", path.display().to_string()));
     }
     code.push_str("];\n\n/// The bundled taxonomy.\n");
     feed(&fs::read(&taxonomy).unwrap_or_default());
@@ -48,24 +38,13 @@ fn main() {
         "pub static TAXONOMY: &str = include_str!({:?});\n\n",
         taxonomy.display().to_string()
     ));
-    code.push_str(
-        "/// The bundled themes: (name, contents).\npub static THEMES: &[(&str, &str)] = &[\n",
-    );
+    code.push_str("/// The bundled themes: (name, contents).\npub static THEMES: &[(&str, &str)] = &[\n");
     for path in &themes {
-        let name = path
-            .file_stem()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        code.push_str(&format!(
-            "    ({name:?}, include_str!({:?})),\n",
-            path.display().to_string()
-        ));
+        let name = path.file_stem().and_then(|n| n.to_str()).unwrap_or_default();
+        code.push_str(&format!("    ({name:?}, include_str!({:?})),\n", path.display().to_string()));
     }
     code.push_str("];\n\n/// A fingerprint of the bundled library's files.\n");
-    code.push_str(&format!(
-        "pub static FINGERPRINT: &str = \"{:08x}\";\n",
-        hash >> 32
-    ));
+    code.push_str(&format!("pub static FINGERPRINT: &str = \"{:08x}\";\n", hash >> 32));
     fs::write(out.join("bundled.rs"), code).expect("OUT_DIR is writable");
 }
 
