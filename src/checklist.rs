@@ -14,7 +14,7 @@
 //! Pure: data in, a value or a `String` out. The date and library version are given, not
 //! looked up, so output is reproducible.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -118,16 +118,31 @@ const STOPWORDS: &[&str] = &[
     "them", "they", "then", "there", "these", "those", "via", "per",
 ];
 
+/// A word without the commonest English endings (`-ing`, `-ed`, a plural `-s`), so that
+/// "affecting" and "affect", "checkpoints" and "checkpoint" compare equal. Crude on purpose:
+/// both sides are cut the same way, and only likeness is asked of it.
+fn stem(word: &str) -> &str {
+    let n = word.len();
+    if n > 5 && word.ends_with("ing") {
+        &word[..n - 3]
+    } else if n > 4 && word.ends_with("ed") {
+        &word[..n - 2]
+    } else if n > 3 && word.ends_with('s') && !word.ends_with("ss") {
+        &word[..n - 1]
+    } else {
+        word
+    }
+}
+
 /// The words of an item that carry its meaning: lower case, `n't` spelled `not`, punctuation
-/// dropped, stopwords dropped, a plural `s` taken off.
+/// dropped, stopwords dropped, stemmed.
 fn signature(text: &str) -> BTreeSet<String> {
     text.to_lowercase()
         .replace("n't", " not")
         .replace("n\u{2019}t", " not")
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
-        .map(|w| if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") { &w[..w.len() - 1] } else { w })
-        .map(str::to_string)
+        .map(|w| stem(w).to_string())
         .collect()
 }
 
@@ -150,7 +165,9 @@ fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
 
 /// Items at least this alike are the same advice. Chosen so that a reworded sentence or an
 /// added qualifier merges ("Raise the NCCL watchdog timeout" / "... for large jobs") while
-/// opposite advice does not ("Raise ..." / "Lower the watchdog timeout").
+/// opposite advice does not ("Raise ..." / "Lower the watchdog timeout"). On the bundled
+/// library (510 items) the one pair of true duplicates scores 0.89 and the nearest pair of
+/// different items 0.78.
 pub const MERGE_THRESHOLD: f64 = 0.8;
 
 /// Gather, merge and group the action items for `request` from `cases` (library order).
@@ -168,21 +185,30 @@ pub fn build(cases: &[Case], request: &Request) -> Checklist {
     // Greedy, in library order: each item joins the first group of its type whose first item
     // it is alike, so the result does not depend on anything but the order of the library.
     let mut merged: Vec<(ActionType, BTreeSet<String>, Item, usize)> = Vec::new();
+    // Where an item with a given signature went: the same words always land in the same group
+    // (groups are only appended, so the first match never changes), and a large library with
+    // much repeated advice is not compared item by item.
+    let mut seen: HashMap<(ActionType, BTreeSet<String>), usize> = HashMap::new();
     for case in &under {
         for item in case.action_items_for(component) {
             let sig = signature(&item.text);
             let source = ItemSource { id: case.id.clone(), origin: item.origin };
-            match merged
-                .iter_mut()
-                .find(|(kind, s, _, _)| *kind == item.kind && similarity(s, &sig) >= MERGE_THRESHOLD)
-            {
+            let found = match seen.get(&(item.kind, sig.clone())) {
+                Some(&i) => Some(i),
+                None => merged
+                    .iter()
+                    .position(|(kind, s, _, _)| *kind == item.kind && similarity(s, &sig) >= MERGE_THRESHOLD),
+            };
+            seen.entry((item.kind, sig.clone())).or_insert_with(|| found.unwrap_or(merged.len()));
+            match found.and_then(|i| merged.get_mut(i)) {
                 Some((_, _, existing, _)) => {
                     if item.origin == ItemOrigin::Report && existing.origin == ItemOrigin::Editorial {
                         // The report's own words say it best.
                         existing.origin = ItemOrigin::Report;
                         existing.text = crate::text::one_line(&item.text);
                     }
-                    match existing.cases.iter_mut().find(|s| s.id == case.id) {
+                    // A case's items come one after another, so a repeat is the last entry.
+                    match existing.cases.last_mut().filter(|s| s.id == case.id) {
                         // A case saying it twice counts once, as from the report if either is.
                         Some(s) => s.origin = s.origin.min(item.origin),
                         None => existing.cases.push(source),
@@ -294,6 +320,9 @@ pub fn to_markdown(list: &Checklist) -> String {
         "Each item is something a past incident taught. Items marked *editorial* were written by \
          the library's editors from a report's fix; the others are listed in the reports themselves.\n",
     );
+    // Each case's reference is escaped once, however many items it backs.
+    let refs: HashMap<&str, (String, String)> =
+        list.cases.iter().map(|c| (c.id.as_str(), case_ref(c))).collect();
     for group in &list.groups {
         s.push_str(&format!("\n## {}\n\n", heading(group.kind)));
         for item in &group.items {
@@ -302,32 +331,35 @@ pub fn to_markdown(list: &Checklist) -> String {
             let mixed = item.origin == ItemOrigin::Report
                 && item.cases.iter().any(|c| c.origin == ItemOrigin::Editorial);
             for source in &item.cases {
-                let Some(case) = list.cases.iter().find(|c| c.id == source.id) else { continue };
-                let mut line = format!("{} {}", case_id(&case.id), escape_inline(&case.title));
-                if mixed && source.origin == ItemOrigin::Editorial {
-                    line.push_str(" *(editorial in this case)*");
-                }
-                let links: Vec<String> = case
-                    .sources
-                    .iter()
-                    .map(|src| match &src.url {
-                        Some(url) => format!("[{}]({url})", escape_inline(&src.title)),
-                        None => escape_inline(&src.title),
-                    })
-                    .collect();
-                if !links.is_empty() {
-                    line.push_str(" — ");
-                    line.push_str(&links.join(" · "));
-                }
+                let Some((head, links)) = refs.get(source.id.as_str()) else { continue };
                 // A backslash at the end of a line is a hard break that keeps the case inside
                 // the item; the indent keeps it out of column 0.
                 s.push_str("\\\n  ");
-                s.push_str(&line);
+                s.push_str(head);
+                if mixed && source.origin == ItemOrigin::Editorial {
+                    s.push_str(" *(editorial in this case)*");
+                }
+                s.push_str(links);
             }
             s.push('\n');
         }
     }
     s
+}
+
+/// A case as an item shows it: its id and title, and separately ` — ` and its source links.
+fn case_ref(case: &CaseEntry) -> (String, String) {
+    let head = format!("{} {}", case_id(&case.id), escape_inline(&case.title));
+    let links: Vec<String> = case
+        .sources
+        .iter()
+        .map(|src| match &src.url {
+            Some(url) => format!("[{}]({url})", escape_inline(&src.title)),
+            None => escape_inline(&src.title),
+        })
+        .collect();
+    let links = if links.is_empty() { String::new() } else { format!(" — {}", links.join(" · ")) };
+    (head, links)
 }
 
 #[cfg(test)]
@@ -381,6 +413,18 @@ mod tests {
             ("Alert on a throughput floor.", "Checkpoint every 500 steps.", false),
             ("Do retry the launch.", "Do not retry the launch.", false),
             ("Don't retry the launch.", "Do not retry the launch", true),
+            // From the library: the same advice in two cases, and a broader item beside it.
+            (
+                "Roll out intelligence-affecting changes gradually, with soak periods.",
+                "Roll out changes that can affect model intelligence gradually, with soak periods.",
+                true,
+            ),
+            (
+                "Roll out intelligence-affecting changes gradually, with soak periods.",
+                "Treat changes to intelligence-affecting defaults like model changes: evaluate them per \
+                 model and roll them out gradually with soak periods.",
+                false,
+            ),
         ] {
             let s = similarity(&signature(a), &signature(b));
             assert_eq!(s >= MERGE_THRESHOLD, alike, "{a} / {b}: {s}");

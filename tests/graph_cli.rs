@@ -46,14 +46,18 @@ At 1 hop: 5 nodes
     No preflight check (3 cases)
 
 Related cases (by shared facet values, rarer ones weighing more)
-   1. 2022-01-zeta-ten-values  Zeta: a fine-tune on 16 GPUs hung for three hours at the end-of-epoc…
+   1. Zeta: a fine-tune on 16 GPUs hung for three hours at the end-of-epoch checkpoint
+      2022-01-zeta-ten-values
       shares Checkpointing (component), Uneven work across ranks (root cause), No preflight check
       (contributing factor), NCCL (component), Hang (symptom)
-   2. 2024-03-gamma-uneven-loader  Gamma: uneven shards made half the ranks wait
+   2. Gamma: uneven shards made half the ranks wait
+      2024-03-gamma-uneven-loader
       shares Uneven work across ranks (root cause), No preflight check (contributing factor)
-   3. 2023-06-epsilon-quotes  Epsilon: a title with \"quotes\", <b>tags</b>, [brackets] {braces} | pi…
+   3. Epsilon: a title with \"quotes\", <b>tags</b>, [brackets] {braces} | pipes; #hash \\ backslash a…
+      2023-06-epsilon-quotes
       shares NCCL (component), Hang (symptom)
-   4. 2024-04-beta-nccl-timeout  Beta: NCCL timeouts after an RDMA link flapped
+   4. Beta: NCCL timeouts after an RDMA link flapped
+      2024-04-beta-nccl-timeout
       shares NCCL (component), Hang (symptom)
 "
     );

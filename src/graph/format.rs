@@ -86,14 +86,18 @@ pub fn to_text(graph: &Graph, hood: &Neighbourhood, related: &[Related], width: 
         let _ = writeln!(s, "\n{title}");
         for (i, r) in related.iter().enumerate() {
             let node = graph.node(r.node);
+            // A case: its title, then its id on a line of its own (ids are what people copy).
             let head = match node.kind() {
-                NodeKind::Case => format!("{:>4}. {}  {}", i + 1, node.key, node.label),
+                NodeKind::Case => format!("{:>4}. {}", i + 1, node.label),
                 NodeKind::Facet(kind) => {
                     format!("{:>4}. {} ({})", i + 1, node.label, kind.label().to_lowercase())
                 }
             };
             s.push_str(&crate::commands::truncate(&head, width));
             s.push('\n');
+            if node.kind() == NodeKind::Case {
+                let _ = writeln!(s, "      {}", node.key);
+            }
             let why = match node.kind() {
                 NodeKind::Case => format!("shares {}", r.reason(graph)),
                 NodeKind::Facet(_) => r.reason(graph),
@@ -315,9 +319,9 @@ mod tests {
              At 1 hop: 4 nodes\n  Root cause\n    Uneven work (2 cases)\n  Component\n    GPU (4 cases)\n    NCCL (2 cases)\n  Symptom\n    Hang (2 cases)\n\
              \n\
              Related cases (by shared facet values, rarer ones weighing more)\n\
-             \x20  1. c  Title of c\n      shares NCCL (component), Hang (symptom), GPU (component)\n\
-             \x20  2. b  Title of b\n      shares Uneven work (root cause), GPU (component)\n\
-             \x20  3. d  Title of d\n      shares GPU (component)\n"
+             \x20  1. Title of c\n      c\n      shares NCCL (component), Hang (symptom), GPU (component)\n\
+             \x20  2. Title of b\n      b\n      shares Uneven work (root cause), GPU (component)\n\
+             \x20  3. Title of d\n      d\n      shares GPU (component)\n"
         );
     }
 

@@ -444,9 +444,17 @@ mod tests {
 
     #[test]
     fn no_overlap_at_several_sizes() {
-        for (w, h, min_outer) in
-            [(80, 24, 12), (160, 48, 12), (120, 40, 12), (60, 16, 4), (100, 20, 8), (40, 12, 0)]
-        {
+        // Whole terminals, and the graph pane's canvas inside 80x24 and 80x24-wide screens.
+        for (w, h, min_outer) in [
+            (80, 24, 12),
+            (160, 48, 12),
+            (120, 40, 12),
+            (60, 16, 4),
+            (100, 20, 8),
+            (40, 12, 0),
+            (42, 14, 12),
+            (78, 15, 12),
+        ] {
             let l = run(w, h, &TEN, &twelve_related()).unwrap_or_else(|| panic!("{w}x{h} draws"));
             assert!(l.outer.len() >= min_outer, "{w}x{h}: only {} outer nodes", l.outer.len());
         }

@@ -147,10 +147,15 @@ impl Graph {
                 case_index: Some(i),
             });
         }
-        let mut values: Vec<(FacetKind, &str)> = cases.iter().flat_map(|c| c.facets.iter()).collect();
+        // The distinct values (a few hundred, however many cases), sorted, then one lookup
+        // table from borrowed names so linking allocates nothing per edge.
+        let distinct: std::collections::HashSet<(FacetKind, &str)> =
+            cases.iter().flat_map(|c| c.facets.iter()).collect();
+        let mut values: Vec<(FacetKind, &str)> = distinct.into_iter().collect();
         values.sort_unstable();
-        values.dedup();
+        let mut value_ids: HashMap<(FacetKind, &str), NodeId> = HashMap::with_capacity(values.len());
         for (kind, value) in values {
+            value_ids.insert((kind, value), NodeId(graph.nodes.len() as u32));
             graph.push(Node {
                 key: NodeKey::Facet(kind, value.to_string()),
                 label: value.to_string(),
@@ -161,9 +166,7 @@ impl Graph {
         for (i, case) in cases.iter().enumerate() {
             let case_id = NodeId(i as u32);
             for (kind, value) in case.facets.iter() {
-                let Some(&value_id) = graph.index.get(&NodeKey::Facet(kind, value.to_string())) else {
-                    continue;
-                };
+                let Some(&value_id) = value_ids.get(&(kind, value)) else { continue };
                 graph.adjacency[case_id.index()].push(value_id);
                 graph.adjacency[value_id.index()].push(case_id);
             }
