@@ -58,6 +58,9 @@ pub enum Command {
     /// the related cases and why they are related.
     Graph(GraphArgs),
     /// Export a component's action items as a markdown checklist (to stdout or a file).
+    ///
+    /// The first --component names the component (required); the other filter flags narrow the
+    /// cases. Example: incidex checklist --component nccl --symptom hang -o nccl.md
     Checklist(ChecklistArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
     Check(CheckArgs),
