@@ -17,6 +17,7 @@ pub mod filter;
 pub mod graph;
 pub mod markdown;
 pub mod osc52;
+pub mod search;
 pub mod taxonomy;
 pub mod text;
 pub mod toml_fields;

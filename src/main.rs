@@ -58,6 +58,10 @@ fn run(cli: Cli) -> incidex::Result<()> {
                 Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
                 Some(Command::Graph(args)) => commands::graph::run(args, &library, &mut out),
                 Some(Command::Checklist(args)) => commands::checklist::run(args, &library, &mut out),
+                Some(Command::Search(args)) => commands::search::run(args, library, &mut out),
+                Some(Command::Triage(args)) => {
+                    commands::triage::run(args, library, &mut std::io::stdin().lock(), &mut out)
+                }
                 Some(Command::Check(_) | Command::Completions(_)) => unreachable!("handled above"),
                 None => {
                     use clap::CommandFactory;

@@ -9,7 +9,9 @@ pub mod completions;
 pub mod facets;
 pub mod graph;
 pub mod list;
+pub mod search;
 pub mod show;
+pub mod triage;
 
 use std::io::Write;
 
