@@ -50,21 +50,25 @@ fn run(cli: Cli) -> incidex::Result<()> {
     let result = match &cli.command {
         Some(Command::Check(args)) => commands::check::run(args, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
+        Some(Command::Themes(args)) => {
+            commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
+        }
         command => {
             let library = load(&settings);
             match command {
                 Some(Command::List(args)) => commands::list::run(args, &library, &mut out),
                 Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
+                Some(Command::Graph(args)) => commands::graph::run(args, &library, &mut out),
+                Some(Command::Checklist(args)) => commands::checklist::run(args, &library, &mut out),
                 Some(Command::Search(args)) => commands::search::run(args, library, &mut out),
                 Some(Command::Triage(args)) => {
                     commands::triage::run(args, library, &mut std::io::stdin().lock(), &mut out)
                 }
-                Some(Command::Check(_) | Command::Completions(_)) => unreachable!("handled above"),
-                None => {
-                    use clap::CommandFactory;
-                    Cli::command().print_help().map_err(commands::stdout_error)
+                Some(Command::Check(_) | Command::Completions(_) | Command::Themes(_)) => {
+                    unreachable!("handled above")
                 }
+                None => incidex::tui::run(&settings, library),
             }
         }
     };

@@ -342,3 +342,25 @@ fn data_directories_come_from_the_environment_and_the_config_file() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["total"], 1, "{}", stderr(&o));
 }
+
+#[test]
+fn runs_from_any_directory_with_a_read_only_home() {
+    // The library is compiled in: no files beside the binary, nothing written at start-up.
+    let home = tempfile::tempdir().unwrap();
+    let mut perms = std::fs::metadata(home.path()).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o555);
+    std::fs::set_permissions(home.path(), perms).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_incidex"))
+        .args(["show", "2023-03-acme-llm-pretraining-failures-seren-kalos", "--json"])
+        .current_dir("/")
+        .env("HOME", home.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("INCIDEX_DATA")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(home.path()).unwrap().count(), 0, "nothing was written to the home");
+}

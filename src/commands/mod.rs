@@ -4,11 +4,14 @@
 //! returns an error for `main` to report; none of them touches the terminal or exits.
 
 pub mod check;
+pub mod checklist;
 pub mod completions;
 pub mod facets;
+pub mod graph;
 pub mod list;
 pub mod search;
 pub mod show;
+pub mod themes;
 pub mod triage;
 
 use std::io::Write;
