@@ -6,14 +6,18 @@
 //! settings ([`config`]), themes ([`theme`]) and the commands ([`commands`]). Only [`tui`] talks
 //! to a terminal.
 
+pub mod checklist;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod corpus;
 pub mod diag;
 pub mod error;
+pub mod export;
 pub mod filter;
+pub mod graph;
 pub mod markdown;
+pub mod osc52;
 pub mod search;
 pub mod taxonomy;
 pub mod text;

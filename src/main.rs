@@ -59,6 +59,8 @@ fn run(cli: Cli) -> incidex::Result<()> {
                 Some(Command::List(args)) => commands::list::run(args, &library, &mut out),
                 Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
+                Some(Command::Graph(args)) => commands::graph::run(args, &library, &mut out),
+                Some(Command::Checklist(args)) => commands::checklist::run(args, &library, &mut out),
                 Some(Command::Search(args)) => commands::search::run(args, library, &mut out),
                 Some(Command::Triage(args)) => {
                     commands::triage::run(args, library, &mut std::io::stdin().lock(), &mut out)

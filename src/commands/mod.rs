@@ -4,8 +4,10 @@
 //! returns an error for `main` to report; none of them touches the terminal or exits.
 
 pub mod check;
+pub mod checklist;
 pub mod completions;
 pub mod facets;
+pub mod graph;
 pub mod list;
 pub mod search;
 pub mod show;
