@@ -58,7 +58,7 @@ fn keys(v: &Value) -> Vec<&str> {
     keys
 }
 
-fn sorted<'a>(mut want: Vec<&'a str>) -> Vec<&'a str> {
+fn sorted(mut want: Vec<&str>) -> Vec<&str> {
     want.sort_unstable();
     want
 }

@@ -24,6 +24,9 @@ pub struct ValueEntry {
     pub cases: CaseSet,
 }
 
+/// A (year, month, day) triple, as `PartialDate::start` and `PartialDate::end` give them.
+type Day = (u16, u8, u8);
+
 /// Facet values, organizations and dates of a library, as case sets.
 #[derive(Debug, Clone)]
 pub struct Catalog {
@@ -34,7 +37,7 @@ pub struct Catalog {
     /// Distinct organization names as written, sorted case-insensitively.
     org_names: Vec<String>,
     /// Per case: the first and last day its date can mean.
-    dates: Vec<Option<((u16, u8, u8), (u16, u8, u8))>>,
+    dates: Vec<Option<(Day, Day)>>,
     years: Vec<Option<u16>>,
     len: usize,
 }

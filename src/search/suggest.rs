@@ -285,7 +285,8 @@ impl Suggester {
         };
 
         // value -> (phrase scores, matched spans)
-        let mut hits: HashMap<usize, (Vec<(f32, usize)>, Vec<(f32, (usize, usize))>)> = HashMap::new();
+        type Scored = (Vec<(f32, usize)>, Vec<(f32, (usize, usize))>);
+        let mut hits: HashMap<usize, Scored> = HashMap::new();
         for start in 0..spans.len() {
             for &(first, q0) in &lookups[token_matches[start]] {
                 for &p in &self.starts[first as usize] {
