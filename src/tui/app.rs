@@ -919,7 +919,11 @@ impl App {
                             self.note = Some(Note { text: format!("applied Year: {value}"), error: false });
                             self.query_changed()
                         }
-                        Err(_) => Vec::new(),
+                        Err(_) => {
+                            self.note =
+                                Some(Note { text: format!("cannot filter by '{value}'"), error: true });
+                            Vec::new()
+                        }
                     },
                 }
             }

@@ -146,8 +146,10 @@ impl Builder {
             let inferred = if case.facets.is_inferred(kind, value) { " (inferred)" } else { "" };
             let full = value.width() + inferred.len();
             if !first_on_line && used + 3 + full > self.width {
-                self.push(std::mem::replace(&mut line, DocLine::of(Part::Muted, INDENT)));
-                used = INDENT.len();
+                // Continuation lines line up under the first value.
+                let hang = format!("{INDENT}{}", " ".repeat(label.width()));
+                used = hang.len();
+                self.push(std::mem::replace(&mut line, DocLine::of(Part::Muted, hang)));
                 first_on_line = true;
             }
             if !first_on_line {
