@@ -144,11 +144,16 @@ pub struct ListView {
     pub top: usize,
 }
 
-/// The case pane's scroll and highlighted facet value.
+/// The case pane's document, scroll and highlighted facet value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CaseView {
     /// The case this state belongs to (an index into `Library::cases`).
     pub case: Option<usize>,
+    /// The case laid out for the pane, rebuilt when the case or the pane's width changes (so a
+    /// frame does not wrap the whole case again).
+    pub doc: Option<CaseDoc>,
+    /// The width `doc` was laid out for.
+    pub width: u16,
     /// The first line shown.
     pub scroll: usize,
     /// The highlighted facet value (an index into `CaseDoc::facets`).
@@ -443,9 +448,8 @@ impl App {
     }
 
     /// The case pane's document for the selected case at the pane's width.
-    pub fn case_doc(&self) -> Option<CaseDoc> {
-        let width = self.layout()?.right_inner().width;
-        self.selected_case().map(|c| doc::build(c, width))
+    pub fn case_doc(&self) -> Option<&CaseDoc> {
+        self.case_view.doc.as_ref()
     }
 
     /// The applied filters as chips.
@@ -768,26 +772,21 @@ impl App {
     }
 
     fn move_facet(&mut self, step: isize) {
-        let Some(doc) = self.case_doc() else { return };
-        if doc.facets.is_empty() {
-            return;
-        }
         let height = self.layout().map_or(1, |l| usize::from(l.right_inner().height));
-        let next = match self.case_view.facet {
-            Some(i) => add(i, step).min(doc.facets.len() - 1),
+        let view = &mut self.case_view;
+        let Some(doc) = view.doc.as_ref() else { return };
+        let Some(last) = doc.facets.len().checked_sub(1) else { return };
+        let next = match view.facet {
+            Some(i) => add(i, step).min(last),
             // The first press picks the first value in view (or the first after it).
-            None => doc
-                .facets
-                .iter()
-                .position(|f| f.line >= self.case_view.scroll)
-                .unwrap_or(doc.facets.len() - 1),
+            None => doc.facets.iter().position(|f| f.line >= view.scroll).unwrap_or(last),
         };
-        self.case_view.facet = Some(next);
         let line = doc.facets[next].line;
-        if line < self.case_view.scroll {
-            self.case_view.scroll = line;
-        } else if line >= self.case_view.scroll + height {
-            self.case_view.scroll = line + 1 - height;
+        view.facet = Some(next);
+        if line < view.scroll {
+            view.scroll = line;
+        } else if line >= view.scroll + height {
+            view.scroll = line + 1 - height;
         }
     }
 
@@ -888,9 +887,9 @@ impl App {
     fn apply_detail(&mut self, negated: bool) -> Vec<Effect> {
         match self.right {
             RightPane::Case => {
-                let Some(doc) = self.case_doc() else { return Vec::new() };
-                match self.case_view.facet.and_then(|i| doc.facets.get(i)) {
-                    Some(f) => self.apply(f.kind, &f.value.clone(), negated),
+                let chosen = self.case_view.facet.and_then(|i| self.case_doc()?.facets.get(i)).cloned();
+                match chosen {
+                    Some(f) => self.apply(f.kind, &f.value, negated),
                     None => {
                         self.note = Some(Note {
                             text: "← → highlight a facet value; Enter applies it".into(),
@@ -920,7 +919,11 @@ impl App {
                             self.note = Some(Note { text: format!("applied Year: {value}"), error: false });
                             self.query_changed()
                         }
-                        Err(_) => Vec::new(),
+                        Err(_) => {
+                            self.note =
+                                Some(Note { text: format!("cannot filter by '{value}'"), error: true });
+                            Vec::new()
+                        }
                     },
                 }
             }
@@ -1078,16 +1081,30 @@ impl App {
         vec![Effect::Search(self.request())]
     }
 
+    /// Follow the selection (a new case starts at its top) and the pane's width.
     fn sync_case_view(&mut self) {
         let case = self.selected_index();
+        let width = self.layout().map_or(0, |l| l.right_inner().width);
         if case != self.case_view.case {
-            self.case_view = CaseView { case, scroll: 0, facet: None };
+            self.case_view = CaseView { case, width: 0, ..CaseView::default() };
+        }
+        if self.case_view.width != width || (self.case_view.doc.is_none() && case.is_some()) {
+            self.case_view.doc = self.selected_case().map(|c| doc::build(c, width));
+            self.case_view.width = width;
+            if self
+                .case_view
+                .facet
+                .is_some_and(|f| self.case_view.doc.as_ref().is_none_or(|d| f >= d.facets.len()))
+            {
+                self.case_view.facet = None;
+            }
         }
     }
 
     /// Keep the right pane's scroll and cursor inside what it shows.
     fn clamp_detail(&mut self) {
         let height = self.layout().map_or(1, |l| usize::from(l.right_inner().height));
+        self.sync_case_view();
         let lines = self.case_doc().map_or(0, |d| d.lines.len());
         self.case_view.scroll = self.case_view.scroll.min(lines.saturating_sub(height));
         let bars = self.results.breakdown.of(self.breakdown.dimension).len();
@@ -1441,7 +1458,7 @@ mod tests {
         app.update(key(KeyCode::Enter));
         assert!(searches(&app.update(key(KeyCode::Enter))).is_empty(), "no value highlighted yet");
         app.update(key(KeyCode::Right));
-        let doc = app.case_doc().unwrap();
+        let doc = app.case_doc().unwrap().clone();
         let first = doc.facets[app.case_view.facet.unwrap()].clone();
         app.update(key(KeyCode::Right));
         let second = doc.facets[app.case_view.facet.unwrap()].clone();

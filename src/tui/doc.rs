@@ -94,7 +94,12 @@ impl Builder {
                 self.push(DocLine::default());
             }
             let indent = if first_paragraph { first } else { rest };
-            let options = Options::new(self.width.max(1)).initial_indent(indent).subsequent_indent(rest);
+            // First fit: the case pane is rebuilt on every frame that shows it, and optimal fit
+            // costs several times more for a ragged edge nobody reads differently.
+            let options = Options::new(self.width.max(1))
+                .initial_indent(indent)
+                .subsequent_indent(rest)
+                .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit);
             for line in textwrap::wrap(&paragraph, options) {
                 let line = line.into_owned();
                 let (lead, body) = split_indent(&line, indent, rest);
@@ -141,8 +146,10 @@ impl Builder {
             let inferred = if case.facets.is_inferred(kind, value) { " (inferred)" } else { "" };
             let full = value.width() + inferred.len();
             if !first_on_line && used + 3 + full > self.width {
-                self.push(std::mem::replace(&mut line, DocLine::of(Part::Muted, INDENT)));
-                used = INDENT.len();
+                // Continuation lines line up under the first value.
+                let hang = format!("{INDENT}{}", " ".repeat(label.width()));
+                used = hang.len();
+                self.push(std::mem::replace(&mut line, DocLine::of(Part::Muted, hang)));
                 first_on_line = true;
             }
             if !first_on_line {
@@ -311,7 +318,7 @@ mod tests {
             .iter()
             .flat_map(|l| l.0.iter())
             .filter(|(p, _)| *p == Part::Url)
-            .map(|(_, t)| t.as_str())
+            .map(|(_, t)| t.trim())
             .collect();
         assert_eq!(url, case.sources[0].url);
     }

@@ -44,7 +44,7 @@ impl Widget for BreakdownPane<'_> {
         let s = self.styles;
         let focused = app.focus == Focus::Detail && app.overlay.is_none();
         let view = app.breakdown;
-        let hint = if focused { "← → by · Enter filters" } else { "v: next pane" };
+        let hint = if focused { "← → · Enter" } else { "v: next pane" };
         let block = pane(
             &format!("Breakdown by {}", view.dimension.label().to_lowercase()),
             hint,

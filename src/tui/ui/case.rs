@@ -27,9 +27,7 @@ impl Widget for CasePane<'_> {
         let app = self.app;
         let s = self.styles;
         let focused = app.focus == Focus::Detail && app.overlay.is_none();
-        let inner_width = area.width.saturating_sub(2);
-        let case = app.selected_case();
-        let doc = case.map(|c| crate::tui::doc::build(c, inner_width));
+        let doc = app.case_doc();
         let height = usize::from(area.height.saturating_sub(2));
         let position = match &doc {
             Some(d) if d.lines.len() > height => {
