@@ -1,5 +1,5 @@
-//! Loading a library: the bundled cases and taxonomy, then each user directory's taxonomy and
-//! case files, into one [`Library`].
+//! Loading a library: the bundled cases and taxonomy, then each user directory's taxonomy, case
+//! files (`*.toml`) and Markdown postmortems (`*.md`), into one [`Library`].
 //!
 //! Loading never fails as a whole. A file that cannot be read as a case is reported and skipped;
 //! every good file loads; ids stay unique (a clash names both files and keeps the first). The
@@ -14,6 +14,7 @@ use std::{
 use crate::{
     corpus::{
         bundled,
+        markdown::parse_postmortem,
         model::Case,
         parse::{FacetPolicy, parse_case},
     },
@@ -119,7 +120,11 @@ impl Library {
         let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
         for file in case_files {
             let policy = if file.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
-            let parsed = parse_case(&file.path, &file.text, &taxonomy, policy, file.bundled);
+            let parsed = if is_markdown(Path::new(&file.path)) {
+                parse_postmortem(&file.path, &file.text, &taxonomy, policy)
+            } else {
+                parse_case(&file.path, &file.text, &taxonomy, policy, file.bundled)
+            };
             diagnostics.extend(parsed.diagnostics);
             let Some(case) = parsed.case else { continue };
             if let Some(first) = seen.get(&case.id) {
@@ -163,9 +168,14 @@ fn is_taxonomy_file(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == "taxonomy.toml")
 }
 
-/// Whether a file in a user directory is one incidex reads.
+/// Whether a file in a user directory is one incidex reads: a case file or a postmortem.
 pub fn is_library_file(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "toml")
+    path.extension().is_some_and(|e| e == "toml") || is_markdown(path)
+}
+
+/// Whether a file is a Markdown postmortem (`.md` or `.markdown`).
+pub fn is_markdown(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
 const MAX_DEPTH: usize = 16;
