@@ -58,6 +58,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Print shell completions.
     Completions(CompletionsArgs),
+    /// Print a Markdown postmortem template (front matter with every field, every section) to
+    /// start your own from: `incidex template > postmortems/2025-01-15-what-broke.md`.
+    Template,
 }
 
 /// `incidex list`.

@@ -50,13 +50,16 @@ fn run(cli: Cli) -> incidex::Result<()> {
     let result = match &cli.command {
         Some(Command::Check(args)) => commands::check::run(args, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
+        Some(Command::Template) => commands::template::run(&mut out),
         command => {
             let library = load(&settings);
             match command {
                 Some(Command::List(args)) => commands::list::run(args, &library, &mut out),
                 Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
-                Some(Command::Check(_) | Command::Completions(_)) => unreachable!("handled above"),
+                Some(Command::Check(_) | Command::Completions(_) | Command::Template) => {
+                    unreachable!("handled above")
+                }
                 None => {
                     use clap::CommandFactory;
                     Cli::command().print_help().map_err(commands::stdout_error)

@@ -8,6 +8,7 @@ pub mod completions;
 pub mod facets;
 pub mod list;
 pub mod show;
+pub mod template;
 
 use std::io::Write;
 

@@ -21,7 +21,9 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::{
     corpus::{
-        model::{ActionItem, ActionType, Case, Facets, Impact, ItemOrigin, PartialDate, Provenance},
+        model::{
+            ActionItem, ActionType, Case, FacetKind, Facets, Impact, ItemOrigin, PartialDate, Provenance,
+        },
         parse::{
             FacetPolicy, Parsed, is_slug, is_unknown_date, parse_date, read_facets, read_impact, read_sources,
         },
@@ -1070,6 +1072,19 @@ fn build_case(ctx: &mut Ctx, path: &str, declared: Declared, body: &Body) -> Opt
         );
     }
 
+    for kind in [FacetKind::RootCause, FacetKind::Component, FacetKind::Symptom] {
+        if declared.facets.values(kind).is_empty() {
+            ctx.report(
+                fm_at,
+                Severity::Warning,
+                format!(
+                    "no {} value: add `{} = [...]` to the front matter (`incidex facets --all` lists the values)",
+                    kind.label().to_lowercase(),
+                    kind.case_field()
+                ),
+            );
+        }
+    }
     let mut impact = declared.impact;
     if let Some(duration) = labelled(Meta::Duration).filter(|l| !l.value.is_empty()) {
         impact.get_or_insert_with(Impact::default).duration.get_or_insert_with(|| one_line(&duration.value));
@@ -1140,7 +1155,6 @@ fn case_date(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::model::FacetKind;
 
     fn taxonomy() -> Taxonomy {
         let (t, d) = Taxonomy::parse(
@@ -1170,7 +1184,9 @@ under load.\nTrigger: A traffic spike.\nResolution: Added capacity.\nDetection: 
     #[test]
     fn the_sre_book_layout_reads_whole() {
         let p = parse("pm/search-outage.md", SRE);
-        assert!(p.diagnostics.is_empty(), "{:?}", messages(&p));
+        let got = messages(&p);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(got.iter().all(|m| m.starts_with("pm/search-outage.md:1:1: warning: no ")), "{got:?}");
         let case = p.case.unwrap();
         assert_eq!(case.id, "search-outage");
         assert_eq!(case.title, "Search outage postmortem");
@@ -1228,7 +1244,8 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
 ## Remediation\n\n- Restarted.\n\n## Action items\n\n- [detect] Alert on stalls.\n";
         let p = parse("pm/whatever.md", text);
         let got = messages(&p);
-        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert!(got[3].starts_with("pm/whatever.md:1:1: warning: no root cause value"), "{got:?}");
         assert!(
             got[0].starts_with("pm/whatever.md:6:15: warning: Component 'nccl' is spelled 'NCCL'"),
             "{got:?}"
