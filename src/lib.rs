@@ -13,6 +13,7 @@ pub mod diag;
 pub mod error;
 pub mod filter;
 pub mod markdown;
+pub mod progress;
 pub mod taxonomy;
 pub mod text;
 pub mod toml_fields;

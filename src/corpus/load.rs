@@ -9,6 +9,8 @@
 use std::{
     fs,
     path::{Path, PathBuf},
+    sync::atomic::{AtomicUsize, Ordering},
+    time::SystemTime,
 };
 
 use crate::{
@@ -19,6 +21,7 @@ use crate::{
         parse::{FacetPolicy, parse_case},
     },
     diag::{Diagnostic, Severity},
+    progress::{Progress, ProgressFn, Stage},
     taxonomy::Taxonomy,
 };
 
@@ -48,95 +51,117 @@ pub struct Library {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A file to read, by the path shown to users, with its contents.
-struct SourceFile {
+/// A library file found in a user directory, with what a cache fingerprint needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundFile {
+    /// The file, as found under the directory the user named.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub len: u64,
+    /// When it was last modified, when the system says.
+    pub modified: Option<SystemTime>,
+}
+
+/// Every library file under `dirs` (each directory's files sorted by path, directories in the
+/// order given), and the problems met listing them.
+pub fn list_files(dirs: &[PathBuf]) -> (Vec<FoundFile>, Vec<Diagnostic>) {
+    let mut files = Vec::new();
+    let mut diagnostics = Vec::new();
+    for dir in dirs {
+        let mut found = Vec::new();
+        collect_files(dir, 0, &mut found, &mut diagnostics);
+        found.sort_by(|a: &FoundFile, b| a.path.cmp(&b.path));
+        files.extend(found);
+    }
+    (files, diagnostics)
+}
+
+/// Where a case file's text comes from.
+enum Text<'a> {
+    Bundled(&'static str),
+    File(&'a Path),
+}
+
+/// One case file to parse: the path shown to users, its text, and whether it is bundled.
+struct Job<'a> {
     path: String,
-    text: String,
+    text: Text<'a>,
     bundled: bool,
 }
+
+/// What parsing one file gave.
+type Outcome = (Vec<Diagnostic>, Option<Case>);
+
+/// Below this many files, parsing stays on the calling thread.
+const PARALLEL_FROM: usize = 512;
 
 impl Library {
     /// Load what `options` names.
     pub fn load(options: &LoadOptions) -> Library {
+        let (files, diagnostics) = list_files(&options.dirs);
+        Library::load_files(options.bundled, &files, diagnostics, &crate::progress::silent)
+    }
+
+    /// Load the bundled library (when `bundled`) and the user `files` found by [`list_files`]
+    /// (with the `diagnostics` met listing them), reporting progress as files are parsed.
+    pub fn load_files(
+        bundled: bool,
+        files: &[FoundFile],
+        listing: Vec<Diagnostic>,
+        progress: ProgressFn<'_>,
+    ) -> Library {
         let mut diagnostics = Vec::new();
         let mut taxonomy = Taxonomy::default();
-        let mut case_files: Vec<SourceFile> = Vec::new();
 
         // The bundled taxonomy is always loaded: user cases are tagged against it too.
         let (bundled_taxonomy, diags) = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
         taxonomy.extend(bundled_taxonomy);
         diagnostics.extend(diags);
-        if options.bundled {
-            case_files.extend(bundled::CASES.iter().map(|(path, text)| SourceFile {
-                path: (*path).to_string(),
-                text: (*text).to_string(),
-                bundled: true,
-            }));
-        }
+        diagnostics.extend(listing);
 
-        for dir in &options.dirs {
-            let mut files = Vec::new();
-            collect_files(dir, 0, &mut files, &mut diagnostics);
-            files.sort();
-            for path in files {
-                let shown = path.display().to_string();
-                let text = match fs::read(&path) {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => text,
-                        Err(e) => {
-                            diagnostics.push(Diagnostic::new(
-                                shown,
-                                (1, 1),
-                                Severity::Error,
-                                format!(
-                                    "not UTF-8 text (invalid byte at offset {})",
-                                    e.utf8_error().valid_up_to()
-                                ),
-                            ));
-                            continue;
-                        }
-                    },
-                    Err(e) => {
-                        diagnostics.push(Diagnostic::new(
-                            shown,
-                            (0, 0),
-                            Severity::Error,
-                            format!("cannot read: {e}"),
-                        ));
-                        continue;
-                    }
-                };
-                if is_taxonomy_file(&path) {
+        // User taxonomies first: every user case is read against all of them.
+        for file in files.iter().filter(|f| is_taxonomy_file(&f.path)) {
+            let shown = file.path.display().to_string();
+            match read_text(&file.path, &shown) {
+                Ok(text) => {
                     let (user_taxonomy, diags) = Taxonomy::parse_extending(&shown, &text, &taxonomy);
                     taxonomy.extend(user_taxonomy);
                     diagnostics.extend(diags);
-                } else {
-                    case_files.push(SourceFile { path: shown, text, bundled: false });
                 }
+                Err(d) => diagnostics.push(d),
             }
         }
 
-        let mut cases: Vec<Case> = Vec::with_capacity(case_files.len());
-        let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-        for file in case_files {
-            let policy = if file.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
-            let parsed = if is_markdown(Path::new(&file.path)) {
-                parse_postmortem(&file.path, &file.text, &taxonomy, policy)
-            } else {
-                parse_case(&file.path, &file.text, &taxonomy, policy, file.bundled)
-            };
-            diagnostics.extend(parsed.diagnostics);
-            let Some(case) = parsed.case else { continue };
-            if let Some(first) = seen.get(&case.id) {
+        let mut jobs: Vec<Job> = Vec::new();
+        if bundled {
+            jobs.extend(bundled::CASES.iter().map(|(path, text)| Job {
+                path: (*path).to_string(),
+                text: Text::Bundled(text),
+                bundled: true,
+            }));
+        }
+        jobs.extend(files.iter().filter(|f| !is_taxonomy_file(&f.path)).map(|f| Job {
+            path: f.path.display().to_string(),
+            text: Text::File(&f.path),
+            bundled: false,
+        }));
+
+        let outcomes = parse_all(&jobs, &taxonomy, progress);
+        let mut cases: Vec<Case> = Vec::with_capacity(outcomes.len());
+        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (i, (job, (diags, case))) in jobs.iter().zip(outcomes).enumerate() {
+            diagnostics.extend(diags);
+            let Some(case) = case else { continue };
+            if let Some(&first) = seen.get(&case.id) {
                 diagnostics.push(Diagnostic::new(
-                    file.path.clone(),
+                    job.path.clone(),
                     (1, 1),
                     Severity::Error,
-                    format!("duplicate id '{}': also in {first}; this file is skipped", case.id),
+                    format!("duplicate id '{}': also in {}; this file is skipped", case.id, jobs[first].path),
                 ));
                 continue;
             }
-            seen.insert(case.id.clone(), file.path.clone());
+            seen.insert(case.id.clone(), i);
             cases.push(case);
         }
         cases.sort_by(Case::newest_first);
@@ -164,6 +189,101 @@ pub fn library_version() -> String {
     format!("library {} cases, fingerprint {}", bundled::CASES.len(), bundled::FINGERPRINT)
 }
 
+/// Read a file as UTF-8 text, or say why it cannot be.
+fn read_text(path: &Path, shown: &str) -> Result<String, Diagnostic> {
+    match fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+            Diagnostic::new(
+                shown,
+                (1, 1),
+                Severity::Error,
+                format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+            )
+        }),
+        Err(e) => Err(Diagnostic::new(shown, (0, 0), Severity::Error, format!("cannot read: {e}"))),
+    }
+}
+
+/// Read and parse one case file or postmortem.
+fn parse_one(job: &Job, taxonomy: &Taxonomy) -> Outcome {
+    let owned;
+    let text = match job.text {
+        Text::Bundled(text) => text,
+        Text::File(path) => match read_text(path, &job.path) {
+            Ok(text) => {
+                owned = text;
+                owned.as_str()
+            }
+            Err(d) => return (vec![d], None),
+        },
+    };
+    let policy = if job.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
+    let parsed = if is_markdown(Path::new(&job.path)) {
+        parse_postmortem(&job.path, text, taxonomy, policy)
+    } else {
+        parse_case(&job.path, text, taxonomy, policy, job.bundled)
+    };
+    (parsed.diagnostics, parsed.case)
+}
+
+/// Parse every job, on several threads when there are many; outcomes in job order.
+fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec<Outcome> {
+    let total = jobs.len();
+    let done = AtomicUsize::new(0);
+    let tick = || {
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress(Progress { stage: Stage::Reading, done: n, total });
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if total < PARALLEL_FROM || threads < 2 {
+        return jobs
+            .iter()
+            .map(|job| {
+                let outcome = parse_one(job, taxonomy);
+                tick();
+                outcome
+            })
+            .collect();
+    }
+    let chunk = total.div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(|| {
+                    part.iter()
+                        .map(|job| {
+                            let outcome = parse_one(job, taxonomy);
+                            tick();
+                            outcome
+                        })
+                        .collect::<Vec<Outcome>>()
+                })
+            })
+            .collect();
+        // A worker that panicked loses its files, reported, rather than the whole library.
+        handles
+            .into_iter()
+            .zip(jobs.chunks(chunk))
+            .flat_map(|(handle, part)| {
+                handle.join().unwrap_or_else(|_| {
+                    part.iter()
+                        .map(|job| {
+                            let d = Diagnostic::new(
+                                job.path.clone(),
+                                (0, 0),
+                                Severity::Error,
+                                "internal error reading this file",
+                            );
+                            (vec![d], None)
+                        })
+                        .collect()
+                })
+            })
+            .collect()
+    })
+}
+
 fn is_taxonomy_file(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == "taxonomy.toml")
 }
@@ -180,7 +300,7 @@ pub fn is_markdown(path: &Path) -> bool {
 
 const MAX_DEPTH: usize = 16;
 
-fn collect_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, diagnostics: &mut Vec<Diagnostic>) {
+fn collect_files(dir: &Path, depth: usize, out: &mut Vec<FoundFile>, diagnostics: &mut Vec<Diagnostic>) {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -208,7 +328,7 @@ fn collect_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, diagnostics: 
                 collect_files(&path, depth + 1, out, diagnostics);
             }
         } else if meta.is_file() && is_library_file(&path) {
-            out.push(path);
+            out.push(FoundFile { len: meta.len(), modified: meta.modified().ok(), path });
         }
     }
 }
