@@ -5,6 +5,7 @@
 //! ([`corpus`]), the taxonomy ([`taxonomy`]), text hygiene ([`text`]), diagnostics ([`diag`]),
 //! settings ([`config`]) and the commands ([`commands`]). Only `tui` talks to a terminal.
 
+pub mod cache;
 pub mod cli;
 pub mod commands;
 pub mod config;

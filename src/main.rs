@@ -71,10 +71,19 @@ fn run(cli: Cli) -> incidex::Result<()> {
     out.flush().map_err(commands::stdout_error)
 }
 
-/// Load the library the settings name, reporting problems in user files on stderr.
+/// Load the library the settings name (through the cache for large libraries, with a progress
+/// bar while it is first read), reporting problems in user files on stderr.
 fn load(settings: &Settings) -> Library {
-    let library = Library::load(&LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() });
+    let options = LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() };
+    let (cache, cache_warning) = incidex::cache::CacheOptions::from_env();
+    let bar = incidex::progress::StderrBar::new();
+    let opened = incidex::cache::open(&options, &cache, &|p| bar.report(p));
+    bar.finish();
+    let library = opened.library;
     let mut stderr = std::io::stderr().lock();
+    for warning in cache_warning.iter().chain(&opened.warnings) {
+        let _ = writeln!(stderr, "incidex: warning: {warning}");
+    }
     // The bundled library is checked in CI; at run time only the user's own files are reported.
     let is_bundled = |path: &str| {
         path == incidex::corpus::bundled::TAXONOMY_PATH

@@ -2,8 +2,9 @@
 //! whoever shows it: a bar on stderr for commands ([`StderrBar`]), a gauge in the terminal UI.
 //!
 //! Work calls a [`ProgressFn`] with how far it is; the callback must be cheap and may be called
-//! from several threads. The bar draws only on a terminal, at most every 100 ms, and wipes itself
-//! when the work is done, so piped output and logs never see it.
+//! from several threads. The bar draws only on a terminal, only once the work has taken a
+//! quarter of a second (quick work shows nothing), at most every 100 ms, and wipes itself when
+//! the work is done, so piped output and logs never see it.
 
 use std::{
     io::{IsTerminal, Write},
@@ -57,9 +58,13 @@ pub struct StderrBar {
 }
 
 struct BarState {
+    started: Instant,
     last: Option<Instant>,
     drawn: bool,
 }
+
+/// Work quicker than this shows no bar.
+const QUIET_FOR: Duration = Duration::from_millis(250);
 
 impl Default for StderrBar {
     fn default() -> Self {
@@ -71,7 +76,7 @@ impl StderrBar {
     /// A bar that draws when stderr is a terminal.
     pub fn new() -> StderrBar {
         StderrBar {
-            state: Mutex::new(BarState { last: None, drawn: false }),
+            state: Mutex::new(BarState { started: Instant::now(), last: None, drawn: false }),
             enabled: std::io::stderr().is_terminal(),
         }
     }
@@ -83,6 +88,9 @@ impl StderrBar {
         }
         let Ok(mut state) = self.state.lock() else { return };
         let now = Instant::now();
+        if now.duration_since(state.started) < QUIET_FOR {
+            return;
+        }
         let due = state.last.is_none_or(|t| now.duration_since(t) >= Duration::from_millis(100));
         if !due && p.done < p.total {
             return;

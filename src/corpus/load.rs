@@ -111,26 +111,9 @@ impl Library {
         progress: ProgressFn<'_>,
     ) -> Library {
         let mut diagnostics = Vec::new();
-        let mut taxonomy = Taxonomy::default();
-
-        // The bundled taxonomy is always loaded: user cases are tagged against it too.
-        let (bundled_taxonomy, diags) = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
-        taxonomy.extend(bundled_taxonomy);
+        let (taxonomy, diags) = load_taxonomy(files);
         diagnostics.extend(diags);
         diagnostics.extend(listing);
-
-        // User taxonomies first: every user case is read against all of them.
-        for file in files.iter().filter(|f| is_taxonomy_file(&f.path)) {
-            let shown = file.path.display().to_string();
-            match read_text(&file.path, &shown) {
-                Ok(text) => {
-                    let (user_taxonomy, diags) = Taxonomy::parse_extending(&shown, &text, &taxonomy);
-                    taxonomy.extend(user_taxonomy);
-                    diagnostics.extend(diags);
-                }
-                Err(d) => diagnostics.push(d),
-            }
-        }
 
         let mut jobs: Vec<Job> = Vec::new();
         if bundled {
@@ -187,6 +170,30 @@ impl Library {
 /// The version of the bundled library: its size and a fingerprint of its files.
 pub fn library_version() -> String {
     format!("library {} cases, fingerprint {}", bundled::CASES.len(), bundled::FINGERPRINT)
+}
+
+/// The bundled taxonomy extended by every `taxonomy.toml` among `files`, in order, and the
+/// problems found in them.
+pub fn load_taxonomy(files: &[FoundFile]) -> (Taxonomy, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut taxonomy = Taxonomy::default();
+    // The bundled taxonomy is always loaded: user cases are tagged against it too.
+    let (bundled_taxonomy, diags) = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
+    taxonomy.extend(bundled_taxonomy);
+    diagnostics.extend(diags);
+    // User taxonomies come before any case: every user case is read against all of them.
+    for file in files.iter().filter(|f| is_taxonomy_file(&f.path)) {
+        let shown = file.path.display().to_string();
+        match read_text(&file.path, &shown) {
+            Ok(text) => {
+                let (user_taxonomy, diags) = Taxonomy::parse_extending(&shown, &text, &taxonomy);
+                taxonomy.extend(user_taxonomy);
+                diagnostics.extend(diags);
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    (taxonomy, diagnostics)
 }
 
 /// Read a file as UTF-8 text, or say why it cannot be.
