@@ -53,7 +53,7 @@ fn run(cli: Cli) -> incidex::Result<()> {
         Some(Command::Template) => commands::template::run(&mut out),
         command => {
             let library = load(&settings);
-            match command {
+            let result = match command {
                 Some(Command::List(args)) => commands::list::run(args, &library, &mut out),
                 Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
@@ -64,7 +64,10 @@ fn run(cli: Cli) -> incidex::Result<()> {
                     use clap::CommandFactory;
                     Cli::command().print_help().map_err(commands::stdout_error)
                 }
-            }
+            };
+            // Freeing a large library cell by cell only delays the exit: the process is ending.
+            std::mem::forget(library);
+            result
         }
     };
     result?;

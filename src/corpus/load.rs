@@ -320,22 +320,52 @@ fn collect_files(dir: &Path, depth: usize, out: &mut Vec<FoundFile>, diagnostics
             return;
         }
     };
+    let mut files: Vec<(fs::DirEntry, bool)> = Vec::new();
     for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        let hidden = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
-        if hidden {
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
             continue;
         }
-        // Follow links to files and directories, but bound the depth so a loop cannot trap us.
-        let Ok(meta) = fs::metadata(&path) else {
-            continue;
-        };
-        if meta.is_dir() {
-            if depth < MAX_DEPTH {
-                collect_files(&path, depth + 1, out, diagnostics);
+        // The entry's own type costs nothing (the directory listing has it); only links need a
+        // `stat` of their target. Links to files and directories are followed, to a bounded
+        // depth so a loop cannot trap us.
+        let Ok(kind) = entry.file_type() else { continue };
+        let link = kind.is_symlink();
+        let kind = if link {
+            match fs::metadata(entry.path()) {
+                Ok(meta) => meta.file_type(),
+                Err(_) => continue,
             }
-        } else if meta.is_file() && is_library_file(&path) {
-            out.push(FoundFile { len: meta.len(), modified: meta.modified().ok(), path });
+        } else {
+            kind
+        };
+        if kind.is_dir() {
+            if depth < MAX_DEPTH {
+                collect_files(&entry.path(), depth + 1, out, diagnostics);
+            }
+        } else if kind.is_file() && is_library_file(Path::new(&entry.file_name())) {
+            files.push((entry, link));
         }
     }
+    out.extend(stat_all(&files));
+}
+
+/// Size and modification time of each file; a large directory is stat'ed on several threads.
+fn stat_all(files: &[(fs::DirEntry, bool)]) -> Vec<FoundFile> {
+    let stat = |(entry, link): &(fs::DirEntry, bool)| {
+        let path = entry.path();
+        // `DirEntry::metadata` stats relative to the open directory; a link's target by path.
+        let meta = if *link { fs::metadata(&path) } else { entry.metadata() };
+        meta.ok().map(|meta| FoundFile { len: meta.len(), modified: meta.modified().ok(), path })
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if files.len() < 4 * PARALLEL_FROM || threads < 2 {
+        return files.iter().filter_map(stat).collect();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(files.len().div_ceil(threads))
+            .map(|part| scope.spawn(move || part.iter().filter_map(stat).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
 }
