@@ -54,6 +54,10 @@ pub enum Command {
     Show(ShowArgs),
     /// List facet values with the number of cases tagged with each.
     Facets(FacetsArgs),
+    /// Search the cases: a sentence in your words, inline filters, or flags.
+    Search(SearchArgs),
+    /// Turn a sentence or a pasted log into suggested filters and the best matching cases.
+    Triage(TriageArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
     Check(CheckArgs),
     /// Print shell completions.
@@ -120,6 +124,46 @@ pub struct FacetsArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `incidex search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What you see, in your words. May hold inline filters: component:nccl, org:meta,
+    /// year:2024, after:2024-06, before:2025, symptom:"training job failure", and negated ones
+    /// such as -root:overheating (quote the sentence, or put it after --, when it starts with -).
+    #[arg(value_name = "SENTENCE")]
+    pub sentence: Vec<String>,
+    /// Only cases under these filters.
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Show at most this many cases.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
+    /// Skip this many cases first (for paging).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    /// Print JSON (the contract is in the README).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `incidex triage`.
+#[derive(Debug, Args)]
+pub struct TriageArgs {
+    /// A sentence or a pasted log; `-` reads it from stdin (`dmesg | incidex triage -`). Inline
+    /// filter syntax is not read here: a log line is taken as it is.
+    #[arg(value_name = "TEXT | -")]
+    pub text: Vec<String>,
+    /// Only cases under these filters.
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Show at most this many cases.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub limit: usize,
+    /// Print JSON (the same contract as `search --json`).
     #[arg(long)]
     pub json: bool,
 }

@@ -15,6 +15,7 @@ pub mod error;
 pub mod filter;
 pub mod markdown;
 pub mod progress;
+pub mod search;
 pub mod taxonomy;
 pub mod text;
 pub mod toml_fields;

@@ -53,10 +53,14 @@ fn run(cli: Cli) -> incidex::Result<()> {
         Some(Command::Template) => commands::template::run(&mut out),
         command => {
             let library = load(&settings);
-            let result = match command {
+            match command {
                 Some(Command::List(args)) => commands::list::run(args, &library, &mut out),
                 Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
+                Some(Command::Search(args)) => commands::search::run(args, library, &mut out),
+                Some(Command::Triage(args)) => {
+                    commands::triage::run(args, library, &mut std::io::stdin().lock(), &mut out)
+                }
                 Some(Command::Check(_) | Command::Completions(_) | Command::Template) => {
                     unreachable!("handled above")
                 }
@@ -64,10 +68,7 @@ fn run(cli: Cli) -> incidex::Result<()> {
                     use clap::CommandFactory;
                     Cli::command().print_help().map_err(commands::stdout_error)
                 }
-            };
-            // Freeing a large library cell by cell only delays the exit: the process is ending.
-            std::mem::forget(library);
-            result
+            }
         }
     };
     result?;

@@ -106,6 +106,37 @@ fn a_postmortem_without_front_matter_takes_its_id_title_and_date_from_the_file()
 }
 
 #[test]
+fn facets_a_postmortem_leaves_out_are_inferred_and_marked() {
+    let out = incidex(&["--no-bundled", "--data", FIXTURES, "show", "dataloader-shm-bus-error", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let case: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let components: Vec<&str> =
+        case["components"].as_array().expect("components").iter().filter_map(|v| v.as_str()).collect();
+    assert!(components.contains(&"Training data loader"), "{components:?}");
+    let inferred = case["inferred_facets"].as_array().expect("inferred facets");
+    assert!(
+        inferred.iter().any(|f| f["kind"] == "component"
+            && f["value"] == "Training data loader"
+            && f["inferred"] == true),
+        "{inferred:?}"
+    );
+    // Every inferred value is on the case, and every value of this untagged case is inferred.
+    let listed = ["root_causes", "components", "symptom_tags", "contributing_factors"]
+        .iter()
+        .map(|k| case[k].as_array().map_or(0, Vec::len))
+        .sum::<usize>();
+    assert_eq!(listed, inferred.len());
+    // The tagged case has nothing inferred.
+    let out = incidex(&["--no-bundled", "--data", FIXTURES, "show", "2024-06-12-checkpoint-stall", "--json"]);
+    let tagged: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(tagged.get("inferred_facets").is_none(), "{tagged}");
+    // Inferred values filter like written ones.
+    let out =
+        incidex(&["--no-bundled", "--data", FIXTURES, "facets", "component", "--component", "dataloader"]);
+    assert!(stdout(&out).lines().any(|l| l.contains("Training data loader")), "{}", stdout(&out));
+}
+
+#[test]
 fn check_passes_a_folder_of_good_postmortems_and_skips_a_readme() {
     let out = incidex(&["check", FIXTURES]);
     let text = stdout(&out);
@@ -122,6 +153,7 @@ fn check_passes_a_folder_of_good_postmortems_and_skips_a_readme() {
             file("2023-11-07-feature-store-rollout.md")
         ),
         format!("{}: hint: not read as a postmortem", file("README.md")),
+        format!("{}:1:1: hint: Component inferred from the text: ", file("dataloader-shm-bus-error.md")),
     ] {
         assert!(lines.iter().any(|l| l.starts_with(&want)), "want {want:?} in:\n{text}");
     }

@@ -7,8 +7,10 @@ pub mod check;
 pub mod completions;
 pub mod facets;
 pub mod list;
+pub mod search;
 pub mod show;
 pub mod template;
+pub mod triage;
 
 use std::io::Write;
 

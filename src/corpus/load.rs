@@ -22,6 +22,7 @@ use crate::{
     },
     diag::{Diagnostic, Severity},
     progress::{Progress, ProgressFn, Stage},
+    search::infer::Inferrer,
     taxonomy::Taxonomy,
 };
 
@@ -212,7 +213,7 @@ fn read_text(path: &Path, shown: &str) -> Result<String, Diagnostic> {
 }
 
 /// Read and parse one case file or postmortem.
-fn parse_one(job: &Job, taxonomy: &Taxonomy) -> Outcome {
+fn parse_one(job: &Job, taxonomy: &Taxonomy, inferrer: Option<&Inferrer>) -> Outcome {
     let owned;
     let text = match job.text {
         Text::Bundled(text) => text,
@@ -226,7 +227,7 @@ fn parse_one(job: &Job, taxonomy: &Taxonomy) -> Outcome {
     };
     let policy = if job.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
     let parsed = if is_markdown(Path::new(&job.path)) {
-        parse_postmortem(&job.path, text, taxonomy, policy)
+        parse_postmortem(&job.path, text, taxonomy, policy, inferrer)
     } else {
         parse_case(&job.path, text, taxonomy, policy, job.bundled)
     };
@@ -235,6 +236,9 @@ fn parse_one(job: &Job, taxonomy: &Taxonomy) -> Outcome {
 
 /// Parse every job, on several threads when there are many; outcomes in job order.
 fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec<Outcome> {
+    // Postmortems without facets have them inferred; the matcher is built once, if needed.
+    let inferrer = jobs.iter().any(|j| is_markdown(Path::new(&j.path))).then(|| Inferrer::new(taxonomy));
+    let inferrer = inferrer.as_ref();
     let total = jobs.len();
     let done = AtomicUsize::new(0);
     let tick = || {
@@ -246,7 +250,7 @@ fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec
         return jobs
             .iter()
             .map(|job| {
-                let outcome = parse_one(job, taxonomy);
+                let outcome = parse_one(job, taxonomy, inferrer);
                 tick();
                 outcome
             })
@@ -260,7 +264,7 @@ fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec
                 scope.spawn(|| {
                     part.iter()
                         .map(|job| {
-                            let outcome = parse_one(job, taxonomy);
+                            let outcome = parse_one(job, taxonomy, inferrer);
                             tick();
                             outcome
                         })

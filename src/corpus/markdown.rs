@@ -12,8 +12,8 @@
 //! file name): a missing field is an error for `check`, saying where to add it, but the rest of
 //! the report stays searchable. A Markdown file with neither front matter nor any postmortem
 //! section (a README) is not a postmortem: it is skipped with a hint. Facet kinds the front
-//! matter leaves out stay empty here; inferring them from the text is `infer`'s job. Nothing here
-//! does I/O.
+//! matter leaves out are inferred from the text (`search::infer`), shown as inferred, and named
+//! in a hint. Nothing here does I/O.
 
 use std::path::Path;
 
@@ -29,6 +29,7 @@ use crate::{
         },
     },
     diag::{Diagnostic, Severity},
+    search::infer::Inferrer,
     taxonomy::Taxonomy,
     text::{one_line, sanitize},
     toml_fields::{Ctx, Fields, Text},
@@ -889,6 +890,8 @@ struct Declared {
     facets: Facets,
     sources: Vec<crate::corpus::model::Source>,
     impact: Option<Impact>,
+    /// Whether each facet kind's key is present (by `FacetKind::index`), even as an empty list.
+    given: [bool; 4],
     /// Where the front matter starts, for problems about a key it lacks.
     offset: Option<usize>,
 }
@@ -909,6 +912,9 @@ fn read_front_matter<'a>(
         declared.date = fields.str_or_date(ctx, "date");
         declared.organization = fields.str(ctx, "organization");
         declared.scale = fields.str(ctx, "scale");
+        for kind in FacetKind::ALL {
+            declared.given[kind.index()] = doc.get_ref().contains_key(kind.case_field());
+        }
         declared.facets = read_facets(ctx, &mut fields, taxonomy, policy, false);
         declared.sources = read_sources(ctx, &mut fields, false);
         declared.impact = read_impact(ctx, &mut fields);
@@ -932,8 +938,14 @@ fn read_front_matter<'a>(
 }
 
 /// Read the postmortem in `text`, which came from `path`. Facet kinds the front matter does not
-/// give are left empty for `infer` to fill.
-pub fn parse_postmortem(path: &str, text: &str, taxonomy: &Taxonomy, policy: FacetPolicy) -> Parsed {
+/// give are inferred from the text with `inferrer` (left empty, with a warning, without one).
+pub fn parse_postmortem(
+    path: &str,
+    text: &str,
+    taxonomy: &Taxonomy,
+    policy: FacetPolicy,
+    inferrer: Option<&Inferrer>,
+) -> Parsed {
     let mut ctx = Ctx::new(path, text);
     let (declared, body_start) = match front_matter(text) {
         FrontMatter::None { body } => (None, body),
@@ -964,12 +976,18 @@ pub fn parse_postmortem(path: &str, text: &str, taxonomy: &Taxonomy, policy: Fac
         let diagnostics = vec![Diagnostic::new(path, (0, 0), Severity::Hint, hint)];
         return Parsed { case: None, diagnostics };
     }
-    let case = build_case(&mut ctx, path, declared.unwrap_or_default(), &body);
+    let case = build_case(&mut ctx, path, declared.unwrap_or_default(), &body, inferrer);
     let case = if ctx.fatal { None } else { case };
     Parsed { case, diagnostics: ctx.diagnostics }
 }
 
-fn build_case(ctx: &mut Ctx, path: &str, declared: Declared, body: &Body) -> Option<Case> {
+fn build_case(
+    ctx: &mut Ctx,
+    path: &str,
+    declared: Declared,
+    body: &Body,
+    inferrer: Option<&Inferrer>,
+) -> Option<Case> {
     // Problems about something missing point at the front matter, else at the title, else at 1:1.
     let title_at = body.title.as_ref().map_or(0, |(_, o)| *o);
     let fm_at = declared.offset.map_or(title_at, |o| o.saturating_sub(4));
@@ -1072,24 +1090,11 @@ fn build_case(ctx: &mut Ctx, path: &str, declared: Declared, body: &Body) -> Opt
         );
     }
 
-    for kind in [FacetKind::RootCause, FacetKind::Component, FacetKind::Symptom] {
-        if declared.facets.values(kind).is_empty() {
-            ctx.report(
-                fm_at,
-                Severity::Warning,
-                format!(
-                    "no {} value: add `{} = [...]` to the front matter (`incidex facets --all` lists the values)",
-                    kind.label().to_lowercase(),
-                    kind.case_field()
-                ),
-            );
-        }
-    }
     let mut impact = declared.impact;
     if let Some(duration) = labelled(Meta::Duration).filter(|l| !l.value.is_empty()) {
         impact.get_or_insert_with(Impact::default).duration.get_or_insert_with(|| one_line(&duration.value));
     }
-    Some(Case {
+    let mut case = Case {
         id,
         title,
         date,
@@ -1107,7 +1112,48 @@ fn build_case(ctx: &mut Ctx, path: &str, declared: Declared, body: &Body) -> Opt
         impact,
         timeline: Some(timeline(&blocks_of(Section::Timeline))).filter(|t| !t.is_empty()),
         provenance: Provenance { path: path.to_string(), bundled: false },
-    })
+    };
+    infer_facets(ctx, &mut case, &declared.given, inferrer, fm_at);
+    Some(case)
+}
+
+/// Fill the facet kinds the front matter leaves out from the text (each with a hint saying so);
+/// a required kind that stays empty is a warning. An explicitly empty `contributing_factors`
+/// means "none" and is left alone.
+fn infer_facets(ctx: &mut Ctx, case: &mut Case, given: &[bool; 4], inferrer: Option<&Inferrer>, at: usize) {
+    for kind in FacetKind::ALL {
+        let required = kind != FacetKind::ContributingFactor;
+        if !case.facets.values(kind).is_empty() || (!required && given[kind.index()]) {
+            continue;
+        }
+        let inferred = inferrer.map(|i| i.infer(case, kind)).unwrap_or_default();
+        if !inferred.is_empty() {
+            let quoted: Vec<String> = inferred.iter().map(|v| format!("'{v}'")).collect();
+            ctx.report(
+                at,
+                Severity::Hint,
+                format!(
+                    "{} inferred from the text: {}; confirm with `{} = [...]` in the front matter",
+                    kind.label(),
+                    quoted.join(", "),
+                    kind.case_field()
+                ),
+            );
+            for value in inferred {
+                case.facets.add_inferred(kind, value);
+            }
+        } else if required {
+            ctx.report(
+                at,
+                Severity::Warning,
+                format!(
+                    "no {} value: add `{} = [...]` to the front matter (`incidex facets --all` lists the values)",
+                    kind.label().to_lowercase(),
+                    kind.case_field()
+                ),
+            );
+        }
+    }
 }
 
 /// The date: the front matter's, a `Date:` line's, or the file name's; else an error (the case
@@ -1166,7 +1212,7 @@ mod tests {
     }
 
     fn parse(path: &str, text: &str) -> Parsed {
-        parse_postmortem(path, text, &taxonomy(), FacetPolicy::Lenient)
+        parse_postmortem(path, text, &taxonomy(), FacetPolicy::Lenient, None)
     }
 
     fn messages(p: &Parsed) -> Vec<String> {
@@ -1301,6 +1347,30 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
             "{got:?}"
         );
         assert_eq!(p.case.unwrap().organization, "Ours");
+    }
+
+    #[test]
+    fn facets_left_out_are_inferred_with_a_hint() {
+        let (taxonomy, _) =
+            Taxonomy::parse(crate::corpus::bundled::TAXONOMY_PATH, crate::corpus::bundled::TAXONOMY);
+        let inferrer = Inferrer::new(&taxonomy);
+        let text = "+++\norganization = \"Us\"\ncontributing_factors = []\n+++\n# Every rank hung in NCCL\n\n\
+## Summary\n\nThe job hung with NCCL WARN Timeout on every rank.\n\n## Detection\n\nA watchdog.\n\n\
+## Resolution\n\n- Restarted.\n\n## Action items\n\n- Alert on stalls.\n";
+        let p =
+            parse_postmortem("pm/2024-01-01-x.md", text, &taxonomy, FacetPolicy::Lenient, Some(&inferrer));
+        let got = messages(&p);
+        assert!(
+            got.iter()
+                .any(|m| m
+                    .starts_with("pm/2024-01-01-x.md:1:1: hint: Component inferred from the text: 'NCCL'")),
+            "{got:?}"
+        );
+        let case = p.case.unwrap();
+        assert!(case.facets.is_inferred(FacetKind::Component, "NCCL"));
+        assert!(case.facets.is_inferred(FacetKind::Symptom, "Hang"), "{:?}", case.facets);
+        // `contributing_factors = []` says there is none: nothing is inferred for it.
+        assert!(case.facets.values(FacetKind::ContributingFactor).is_empty());
     }
 
     #[test]

@@ -1,0 +1,378 @@
+//! The search engine the terminal UI and the command line share: relevance over the case text,
+//! facet filters, the inline query syntax, suggested filters and breakdowns.
+//!
+//! [`Engine::new`] builds everything once from a loaded [`Library`] (the in-memory index, the
+//! catalog of facet values as case sets, the suggester). [`Engine::search`] is the one call made
+//! per keystroke: the raw input (sentence plus inline syntax), the filters already applied and a
+//! page in; everything the UI shows out. It never fails and never panics: what cannot be used in
+//! the input comes back as [`QueryError`]s beside the results.
+//!
+//! Ordering is always deterministic: with no sentence, newest first (ties by id, the library's
+//! own order); with a sentence, relevance, ties by date then id. This module knows nothing about
+//! terminals.
+
+pub mod breakdown;
+pub mod caseset;
+pub mod catalog;
+pub mod index;
+pub mod infer;
+pub mod query;
+pub mod suggest;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+pub use self::{
+    breakdown::{Breakdown, Count},
+    query::{ParsedQuery, QueryError},
+};
+use self::{caseset::CaseSet, catalog::Catalog, index::CaseIndex, suggest::Suggester};
+use crate::{
+    corpus::{FacetKind, Library},
+    error::Result,
+    filter::Filters,
+};
+
+/// What to search for.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    /// What was typed: a sentence, a pasted log, inline syntax, or nothing.
+    pub input: &'a str,
+    /// Filters applied already (chips in the UI, flags on the command line).
+    pub filters: &'a Filters,
+    /// Results to skip.
+    pub offset: usize,
+    /// Results to return at most.
+    pub limit: usize,
+    /// Read `key:value` clauses in `input` as filters (off for pasted logs).
+    pub inline_syntax: bool,
+}
+
+impl<'a> Request<'a> {
+    /// The first 20 results for `input` under `filters`, inline syntax on.
+    pub fn new(input: &'a str, filters: &'a Filters) -> Request<'a> {
+        Request { input, filters, offset: 0, limit: 20, inline_syntax: true }
+    }
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    /// Position in `Library::cases`.
+    pub index: usize,
+    /// The case id.
+    pub id: String,
+    /// Relevance (higher is better); `None` when there is no sentence to rank by.
+    pub score: Option<f32>,
+}
+
+/// A facet value found in the input, with the cases that would remain if it were applied.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suggestion {
+    /// The kind.
+    pub kind: FacetKind,
+    /// The canonical value name.
+    pub value: String,
+    /// Cases that would remain with it applied (the current results that have it).
+    pub count: usize,
+    /// The words of the input that matched, as typed.
+    pub matched: Vec<String>,
+    /// How strongly the input points at it; suggestions are ordered by it.
+    #[serde(skip)]
+    pub strength: f32,
+}
+
+/// Everything one search shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    /// The sentence searched: the input without its inline syntax.
+    pub text: String,
+    /// The filters in force: the applied ones plus the inline ones.
+    pub filters: Filters,
+    /// The filters the inline syntax asked for.
+    pub inline: Filters,
+    /// Inline clauses that could not be used (each names the nearest valid values).
+    pub errors: Vec<QueryError>,
+    /// Whether results are ranked by relevance (there were words to search).
+    pub ranked: bool,
+    /// Cases matching, over all pages.
+    pub total: usize,
+    /// Results skipped.
+    pub offset: usize,
+    /// This page of results.
+    pub hits: Vec<Hit>,
+    /// Facet values found in the sentence, not yet applied, best first.
+    pub suggestions: Vec<Suggestion>,
+    /// "These N cases involve A and B."
+    pub summary: String,
+    /// Counts over all matching cases.
+    pub breakdown: Breakdown,
+}
+
+impl Response {
+    /// "1 to 20 of 57".
+    pub fn range(&self) -> String {
+        breakdown::range_text(self.offset, self.hits.len(), self.total)
+    }
+}
+
+/// The search engine over one library. Cheap to share across threads (`Send + Sync`).
+#[derive(Debug)]
+pub struct Engine {
+    library: Arc<Library>,
+    catalog: Catalog,
+    index: CaseIndex,
+    suggester: Suggester,
+    tuning: index::Tuning,
+}
+
+impl Engine {
+    /// Build the index, the catalog and the suggester for `library`.
+    pub fn new(library: Arc<Library>) -> Result<Engine> {
+        Engine::with_tuning(library, index::Tuning::default())
+    }
+
+    /// [`Engine::new`] with other relevance settings (for evaluating them).
+    pub fn with_tuning(library: Arc<Library>, tuning: index::Tuning) -> Result<Engine> {
+        let catalog = Catalog::new(&library);
+        let index = CaseIndex::build(&library.cases)?;
+        let suggester = Suggester::new(&library.taxonomy, &catalog);
+        Ok(Engine { library, catalog, index, suggester, tuning })
+    }
+
+    /// The library searched.
+    pub fn library(&self) -> &Arc<Library> {
+        &self.library
+    }
+
+    /// The facet values, organizations and dates of the library as case sets.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Split `input` into its sentence and inline filters, without searching.
+    pub fn parse(&self, input: &str) -> ParsedQuery {
+        query::parse(input, &self.library.taxonomy, self.catalog.organizations())
+    }
+
+    /// Run one search; see the module docs.
+    pub fn search(&self, request: &Request<'_>) -> Response {
+        let parsed = if request.inline_syntax {
+            self.parse(request.input)
+        } else {
+            ParsedQuery { text: request.input.trim().to_string(), ..ParsedQuery::default() }
+        };
+        let mut errors = parsed.errors;
+        let filters = merge(request.filters, &parsed.filters);
+        let allowed = self.catalog.filter(&filters);
+
+        let found = self.suggester.find(&parsed.text, &|w| self.index.is_known(w));
+        let words = self.index.words(&parsed.text);
+        let expansions: Vec<index::Expansion<'_>> = found
+            .iter()
+            .map(|f| {
+                let v = &self.catalog.values()[f.value];
+                index::Expansion {
+                    kind: v.kind,
+                    value: &v.name,
+                    strength: f.score * self.index.specificity(&f.matched),
+                }
+            })
+            .collect();
+        let query = self.index.query(&words, &expansions, &self.tuning);
+
+        // (case, score) for every result, then the page in order.
+        let (ranked, mut results): (bool, Vec<(u32, f32)>) = match &query {
+            Some(q) => match self.index.run(q.as_ref(), &|i| allowed.contains(i)) {
+                Ok(hits) => (true, hits),
+                Err(e) => {
+                    errors.push(QueryError { span: 0..0, message: e.to_string(), nearest: Vec::new() });
+                    (false, unranked(&allowed))
+                }
+            },
+            None => (false, unranked(&allowed)),
+        };
+        let mut result_set = CaseSet::empty(self.catalog.len());
+        for &(i, _) in &results {
+            result_set.insert(i as usize);
+        }
+        let total = results.len();
+        let end = request.offset.saturating_add(request.limit).min(total);
+        let by_rank = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if end > 0 && end < total {
+            results.select_nth_unstable_by(end - 1, by_rank);
+            results.truncate(end);
+        }
+        results.sort_by(by_rank);
+        let hits: Vec<Hit> = results
+            .iter()
+            .skip(request.offset)
+            .take(request.limit)
+            .map(|&(i, score)| Hit {
+                index: i as usize,
+                id: self.library.cases[i as usize].id.clone(),
+                score: ranked.then_some(score),
+            })
+            .collect();
+
+        let mut suggestions: Vec<Suggestion> = found
+            .into_iter()
+            .filter_map(|f| {
+                let v = &self.catalog.values()[f.value];
+                if filters.facets.iter().any(|a| a.kind == v.kind && a.value == v.name) {
+                    return None;
+                }
+                let count = v.cases.intersection_count(&result_set);
+                (count > 0).then(|| Suggestion {
+                    kind: v.kind,
+                    value: v.name.clone(),
+                    count,
+                    matched: f.matched,
+                    strength: f.score,
+                })
+            })
+            .collect();
+        suggestions.sort_by(|a, b| {
+            b.strength
+                .total_cmp(&a.strength)
+                .then(b.count.cmp(&a.count))
+                .then(a.kind.cmp(&b.kind))
+                .then_with(|| a.value.cmp(&b.value))
+        });
+
+        let breakdown = breakdown::breakdown(&self.catalog, &result_set);
+        let summary = breakdown::summary(total, &breakdown);
+        Response {
+            text: parsed.text,
+            filters,
+            inline: parsed.filters,
+            errors,
+            ranked,
+            total,
+            offset: request.offset,
+            hits,
+            suggestions,
+            summary,
+            breakdown,
+        }
+    }
+}
+
+/// Every allowed case, unscored, in library order (newest first, ties by id).
+fn unranked(allowed: &CaseSet) -> Vec<(u32, f32)> {
+    allowed.iter().map(|i| (i as u32, 0.0)).collect()
+}
+
+/// The applied filters and the inline ones together: every condition of both holds.
+pub fn merge(applied: &Filters, inline: &Filters) -> Filters {
+    let mut filters = applied.clone();
+    for f in &inline.facets {
+        filters.set_facet(f.clone());
+    }
+    for o in &inline.organizations {
+        if !filters.organizations.iter().any(|a| a.eq_ignore_ascii_case(o)) {
+            filters.organizations.push(o.clone());
+        }
+    }
+    if let Some(a) = inline.after {
+        query::narrow_after(&mut filters, a);
+    }
+    if let Some(b) = inline.before {
+        query::narrow_before(&mut filters, b);
+    }
+    filters
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> Engine {
+        Engine::new(Arc::new(Library::bundled())).unwrap()
+    }
+
+    #[test]
+    fn engine_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Engine>();
+    }
+
+    #[test]
+    fn no_sentence_lists_every_case_newest_first() {
+        let e = engine();
+        let none = Filters::default();
+        let r = e.search(&Request { limit: 1000, ..Request::new("", &none) });
+        assert!(!r.ranked);
+        assert_eq!(r.total, e.library().cases.len());
+        let ids: Vec<&str> = r.hits.iter().map(|h| h.id.as_str()).collect();
+        let want: Vec<&str> = e.library().cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, want);
+        assert!(r.hits.iter().all(|h| h.score.is_none()));
+    }
+
+    #[test]
+    fn a_sentence_ranks_and_pages_consistently() {
+        let e = engine();
+        let none = Filters::default();
+        let all = e.search(&Request { limit: usize::MAX, ..Request::new("checkpoint hang", &none) });
+        assert!(all.ranked && all.total > 0);
+        assert!(all.hits.windows(2).all(|w| w[0].score >= w[1].score));
+        let page = e.search(&Request { offset: 1, limit: 2, ..Request::new("checkpoint hang", &none) });
+        assert_eq!(page.hits, all.hits[1..3.min(all.total)]);
+        assert_eq!(page.total, all.total);
+        let far = e.search(&Request { offset: 100_000, limit: 5, ..Request::new("checkpoint hang", &none) });
+        assert!(far.hits.is_empty());
+        assert_eq!(far.range(), format!("0 of {}", all.total));
+    }
+
+    #[test]
+    fn inline_syntax_filters_and_reports_errors() {
+        let e = engine();
+        let none = Filters::default();
+        let r = e.search(&Request::new("component:nccl hang", &none));
+        assert_eq!(r.text, "hang");
+        assert!(r.filters.facets.iter().any(|f| f.value == "NCCL"));
+        for hit in &r.hits {
+            assert!(e.library().cases[hit.index].facets.contains(FacetKind::Component, "NCCL"));
+        }
+        let bad = e.search(&Request::new("component:fluxcapacitor hang", &none));
+        assert_eq!(bad.errors.len(), 1);
+        assert!(bad.errors[0].message.contains("nearest"), "{}", bad.errors[0].message);
+        let off = e.search(&Request { inline_syntax: false, ..Request::new("component:nccl", &none) });
+        assert!(off.filters.is_empty() && off.errors.is_empty());
+    }
+
+    #[test]
+    fn suggestions_count_what_would_remain_and_skip_applied_values() {
+        let e = engine();
+        let none = Filters::default();
+        let r = e.search(&Request::new("training job hung", &none));
+        let hang = r.suggestions.iter().find(|s| s.value == "Hang").expect("Hang is suggested");
+        assert!(hang.matched.iter().any(|m| m == "hung"), "{:?}", hang.matched);
+        let mut applied = Filters::default();
+        applied.add_facet(&e.library().taxonomy, FacetKind::Symptom, "Hang", false).unwrap();
+        let narrowed = e.search(&Request::new("training job hung", &applied));
+        assert_eq!(narrowed.total, hang.count, "the count is what applying it leaves");
+        assert!(narrowed.suggestions.iter().all(|s| s.value != "Hang"));
+    }
+
+    #[test]
+    fn summary_and_breakdown_follow_the_results() {
+        let e = engine();
+        let none = Filters::default();
+        let r = e.search(&Request::new("", &none));
+        let years: usize = r.breakdown.year.iter().map(|c| c.count).sum();
+        assert_eq!(years, r.total);
+        assert!(r.summary.starts_with(&format!("These {} cases involve ", r.total)), "{}", r.summary);
+        for unknown in ["qqqqqqqqzzzzzz", "zqx", "zqx the"] {
+            let nothing = e.search(&Request::new(unknown, &none));
+            assert!(nothing.ranked, "{unknown}");
+            assert_eq!(nothing.total, 0, "unknown words match nothing: {unknown}");
+            assert_eq!(nothing.summary, "No case matches.");
+        }
+        let stop_words = e.search(&Request::new("the and of", &none));
+        assert!(!stop_words.ranked);
+        assert_eq!(stop_words.total, e.library().cases.len(), "no word to search: every case");
+    }
+}
