@@ -2,9 +2,10 @@
 //!
 //! An entry is a directory named by the library's [`fingerprint`] (program version, bundled
 //! library, every file's path, size and modification time) holding `library.bin`, the parsed
-//! cases and their diagnostics ([`codec`]). An entry is written in full to a temporary directory
-//! and renamed into place, so no reader ever sees half of one, and it is never changed afterwards:
-//! nothing is locked, several processes can share the cache, and a read-only cache can be read.
+//! cases and their diagnostics ([`codec`]), and `index/`, the search index of those cases. An
+//! entry is written in full to a temporary directory and renamed into place, so no reader ever
+//! sees half of one, and it is never changed afterwards: nothing is locked ([`read_only_dir`]),
+//! several processes can share the cache, and a read-only cache can be read.
 //! A changed library has another fingerprint, so it gets a new entry; the oldest entries beyond
 //! [`KEEP_ENTRIES`] are removed.
 //!
@@ -14,6 +15,7 @@
 
 pub mod codec;
 pub mod fingerprint;
+pub mod read_only_dir;
 
 use std::{
     fs, io,
@@ -21,12 +23,18 @@ use std::{
     time::{SystemTime, UNIX_EPOCH},
 };
 
+use std::sync::Arc;
+
+use tantivy::Index;
+
 use crate::{
     corpus::{
         Library, LoadOptions,
         load::{FoundFile, list_files, load_taxonomy},
     },
+    error::Result,
     progress::{Progress, ProgressFn, Stage},
+    search::{Engine, index::CaseIndex},
 };
 
 /// When the cache is used.
@@ -49,6 +57,8 @@ pub const KEEP_ENTRIES: usize = 4;
 
 /// The name of the parsed library in an entry.
 const LIBRARY_FILE: &str = "library.bin";
+/// The name of the search index's directory in an entry.
+const INDEX_DIR: &str = "index";
 
 /// Where the cache is and when it is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,6 +107,9 @@ pub enum CacheUse {
 pub struct Opened {
     /// The library, exactly as [`Library::load`] would give it.
     pub library: Library,
+    /// Its search index, when it was opened from the cache or built with progress; `None` for
+    /// a library small enough to index in memory when the engine starts.
+    pub index: Option<CaseIndex>,
     /// What the cache did.
     pub cache: CacheUse,
     /// The cache entry the library belongs to, when it was read from or written to one.
@@ -105,8 +118,20 @@ pub struct Opened {
     pub warnings: Vec<String>,
 }
 
+impl Opened {
+    /// The search engine over the library, on the cached index when there is one.
+    pub fn into_engine(self) -> Result<Engine> {
+        let library = Arc::new(self.library);
+        match self.index {
+            Some(index) => Ok(Engine::with_index(library, index)),
+            None => Engine::new(library),
+        }
+    }
+}
+
 /// Load what `options` names, through the cache when `cache` says so; see the module docs.
-/// `progress` hears about the files parsed when the library has to be read.
+/// `progress` hears about the files parsed and the cases indexed when the library has to be
+/// read (nothing on a cache hit).
 pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_>) -> Opened {
     let (files, listing) = list_files(&options.dirs);
     let wanted = match cache.mode {
@@ -116,14 +141,20 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
     };
     let Some(dir) = cache.dir.as_deref().filter(|_| wanted) else {
         let library = Library::load_files(options.bundled, &files, listing, progress);
-        return Opened { library, cache: CacheUse::Unused, entry: None, warnings: Vec::new() };
+        return Opened { library, index: None, cache: CacheUse::Unused, entry: None, warnings: Vec::new() };
     };
     let key = fingerprint::fingerprint(options.bundled, &options.dirs, &files);
     let entry = dir.join(format!("lib-{key}"));
     let mut warnings = Vec::new();
     match read_entry(&entry, &files) {
-        Ok(Some(library)) => {
-            return Opened { library, cache: CacheUse::Hit, entry: Some(entry), warnings };
+        Ok(Some((library, index))) => {
+            return Opened {
+                library,
+                index: Some(index),
+                cache: CacheUse::Hit,
+                entry: Some(entry),
+                warnings,
+            };
         }
         Ok(None) => {}
         Err(why) => {
@@ -136,23 +167,30 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
         }
     }
     let library = Library::load_files(options.bundled, &files, listing, progress);
-    progress(Progress { stage: Stage::Saving, done: 0, total: 1 });
-    let stored = store(dir, &entry, &library);
-    progress(Progress { stage: Stage::Saving, done: 1, total: 1 });
-    match stored {
-        Ok(()) => Opened { library, cache: CacheUse::Stored, entry: Some(entry), warnings },
+    match store(dir, &entry, &library, progress) {
+        Ok(index) => {
+            Opened { library, index: Some(index), cache: CacheUse::Stored, entry: Some(entry), warnings }
+        }
         Err(e) => {
             warnings.push(format!(
                 "cannot write the cache in {} ({e}); the library is read without it",
                 dir.display()
             ));
-            Opened { library, cache: CacheUse::NotStored, entry: None, warnings }
+            // Still a large library: index it now, with progress, rather than silently later.
+            let index = Index::create_in_ram(CaseIndex::schema());
+            let index = CaseIndex::write(&index, &library.cases, progress)
+                .and_then(|()| CaseIndex::from_index(&index));
+            Opened { library, index: index.ok(), cache: CacheUse::NotStored, entry: None, warnings }
         }
     }
 }
 
-/// The library in `entry`, `None` when there is no such entry, or why it cannot be read.
-fn read_entry(entry: &Path, files: &[FoundFile]) -> Result<Option<Library>, String> {
+/// The library and index in `entry`, `None` when there is no such entry, or why they cannot be
+/// read.
+fn read_entry(
+    entry: &Path,
+    files: &[FoundFile],
+) -> std::result::Result<Option<(Library, CaseIndex)>, String> {
     let bytes = match fs::read(entry.join(LIBRARY_FILE)) {
         Ok(bytes) => bytes,
         Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => {
@@ -161,18 +199,34 @@ fn read_entry(entry: &Path, files: &[FoundFile]) -> Result<Option<Library>, Stri
         Err(e) => return Err(e.to_string()),
     };
     let (cases, diagnostics) = codec::decode(&bytes).map_err(|e| e.to_string())?;
+    let index = open_index(&entry.join(INDEX_DIR)).map_err(|e| format!("search index: {e}"))?;
+    if !index.covers(cases.len()) {
+        return Err(format!(
+            "the search index holds {} documents for {} cases",
+            index.num_docs(),
+            cases.len()
+        ));
+    }
     // The taxonomy is read again, by the code that read it the first time; its problems are
     // among the cached diagnostics already.
     let (taxonomy, _) = load_taxonomy(files);
-    Ok(Some(Library { cases, taxonomy, diagnostics }))
+    Ok(Some((Library { cases, taxonomy, diagnostics }, index)))
 }
 
-/// Write `library` as the entry `entry` in `dir`: in full to a temporary directory, then renamed.
-fn store(dir: &Path, entry: &Path, library: &Library) -> io::Result<()> {
+/// Open the index of a finished entry without writing or locking anything.
+fn open_index(dir: &Path) -> std::result::Result<CaseIndex, String> {
+    let directory = read_only_dir::ReadOnlyDir::open(dir).map_err(|e| e.to_string())?;
+    let index = Index::open(directory).map_err(|e| e.to_string())?;
+    CaseIndex::from_index(&index).map_err(|e| e.to_string())
+}
+
+/// Write `library` and its index as the entry `entry` in `dir`: in full to a temporary
+/// directory, then renamed into place; the index is then opened from the entry.
+fn store(dir: &Path, entry: &Path, library: &Library, progress: ProgressFn<'_>) -> io::Result<CaseIndex> {
     fs::create_dir_all(dir)?;
     let tmp = dir.join(format!("tmp-{}-{}", std::process::id(), nanos_now()));
     fs::create_dir(&tmp)?;
-    let written = write_entry(&tmp, library).and_then(|()| match fs::rename(&tmp, entry) {
+    let written = write_entry(&tmp, library, progress).and_then(|()| match fs::rename(&tmp, entry) {
         Ok(()) => Ok(()),
         // Another process wrote the same entry first: theirs is as good as ours.
         Err(_) if entry.join(LIBRARY_FILE).is_file() => {
@@ -186,15 +240,27 @@ fn store(dir: &Path, entry: &Path, library: &Library) -> io::Result<()> {
     }
     written?;
     prune(dir, entry);
-    Ok(())
+    open_index(&entry.join(INDEX_DIR)).map_err(io::Error::other)
 }
 
-fn write_entry(tmp: &Path, library: &Library) -> io::Result<()> {
+fn write_entry(tmp: &Path, library: &Library, progress: ProgressFn<'_>) -> io::Result<()> {
+    let index_dir = tmp.join(INDEX_DIR);
+    fs::create_dir(&index_dir)?;
+    let index = Index::create_in_dir(&index_dir, CaseIndex::schema()).map_err(io::Error::other)?;
+    CaseIndex::write(&index, &library.cases, progress).map_err(|e| io::Error::other(e.to_string()))?;
+    drop(index);
+    // tantivy leaves its (empty) lock files behind; a finished entry is never locked.
+    for lock in [".tantivy-writer.lock", ".tantivy-meta.lock"] {
+        let _ = fs::remove_file(index_dir.join(lock));
+    }
+    progress(Progress { stage: Stage::Saving, done: 0, total: 1 });
     let bytes = codec::encode(&library.cases, &library.diagnostics);
     let path = tmp.join(LIBRARY_FILE);
     let mut file = fs::File::create(&path)?;
     io::Write::write_all(&mut file, &bytes)?;
-    file.sync_all()
+    file.sync_all()?;
+    progress(Progress { stage: Stage::Saving, done: 1, total: 1 });
+    Ok(())
 }
 
 fn nanos_now() -> u128 {
@@ -269,6 +335,68 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         same(&second.library, &Library::load(&LoadOptions { bundled: false, dirs: vec![f.data.clone()] }));
     }
 
+    /// Every file under `dir` with its size and modification time.
+    fn snapshot(dir: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
+        let mut out = Vec::new();
+        for e in fs::read_dir(dir).unwrap().filter_map(std::result::Result::ok) {
+            let meta = e.metadata().unwrap();
+            if meta.is_dir() {
+                out.extend(snapshot(&e.path()));
+            } else {
+                out.push((e.path(), meta.len(), meta.modified().unwrap()));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_hit_searches_like_a_fresh_engine_and_writes_nothing() {
+        let f = fixture();
+        let first = load(&f);
+        let entry = first.entry.clone().unwrap();
+        let before = snapshot(f.cache.dir.as_ref().unwrap());
+        assert!(
+            !before.iter().any(|(p, _, _)| p.to_string_lossy().contains(".lock")),
+            "no lock file is left in the entry: {before:?}"
+        );
+        let hit = load(&f);
+        assert_eq!(hit.cache, CacheUse::Hit);
+        assert!(hit.index.is_some());
+        let none = crate::filter::Filters::default();
+        let cached = hit.into_engine().unwrap();
+        let fresh =
+            Engine::new(Arc::new(Library::load(&LoadOptions { bundled: false, dirs: vec![f.data.clone()] })))
+                .unwrap();
+        for sentence in ["", "hang", "watchdog stuck", "restarted"] {
+            let request = crate::search::Request::new(sentence, &none);
+            assert_eq!(cached.search(&request), fresh.search(&request), "{sentence:?}");
+        }
+        // Opening and searching the entry wrote nothing, not even a lock file: a read-only cache
+        // works the same.
+        assert_eq!(snapshot(f.cache.dir.as_ref().unwrap()), before);
+        assert!(entry.join(INDEX_DIR).join("meta.json").is_file());
+    }
+
+    #[test]
+    fn a_damaged_index_is_rebuilt_with_a_warning() {
+        let f = fixture();
+        let first = load(&f);
+        let index_dir = first.entry.unwrap().join(INDEX_DIR);
+        let segment = fs::read_dir(&index_dir)
+            .unwrap()
+            .filter_map(std::result::Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "idx"))
+            .expect("a segment file");
+        fs::write(&segment, b"not an index").unwrap();
+        let second = load(&f);
+        assert_eq!(second.cache, CacheUse::Stored, "{:?}", second.warnings);
+        assert_eq!(second.warnings.len(), 1, "{:?}", second.warnings);
+        assert!(second.warnings[0].contains("cannot be read (search index"), "{:?}", second.warnings);
+        assert_eq!(load(&f).cache, CacheUse::Hit);
+    }
+
     #[test]
     fn a_changed_file_invalidates_the_entry() {
         let f = fixture();
@@ -309,6 +437,7 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         assert_eq!(opened.warnings.len(), 1, "{:?}", opened.warnings);
         assert!(opened.warnings[0].starts_with("cannot write the cache in "), "{:?}", opened.warnings);
         assert_eq!(opened.library.cases.len(), 3);
+        assert!(opened.index.is_some(), "a large library is still indexed, in memory");
     }
 
     #[test]

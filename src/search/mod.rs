@@ -141,6 +141,14 @@ impl Engine {
         Ok(Engine { library, catalog, index, suggester, tuning })
     }
 
+    /// [`Engine::new`] over an index built already for `library`'s cases (opened from the
+    /// on-disk cache: see `crate::cache`).
+    pub fn with_index(library: Arc<Library>, index: CaseIndex) -> Engine {
+        let catalog = Catalog::new(&library);
+        let suggester = Suggester::new(&library.taxonomy, &catalog);
+        Engine { library, catalog, index, suggester, tuning: index::Tuning::default() }
+    }
+
     /// The library searched.
     pub fn library(&self) -> &Arc<Library> {
         &self.library
