@@ -13,6 +13,9 @@ use crate::{
     search::caseset::CaseSet,
 };
 
+/// The first and last day a case's date can mean.
+type DayRange = ((u16, u8, u8), (u16, u8, u8));
+
 /// One facet value known to the catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueEntry {
@@ -24,9 +27,6 @@ pub struct ValueEntry {
     pub cases: CaseSet,
 }
 
-/// A (year, month, day) triple, as `PartialDate::start` and `PartialDate::end` give them.
-type Day = (u16, u8, u8);
-
 /// Facet values, organizations and dates of a library, as case sets.
 #[derive(Debug, Clone)]
 pub struct Catalog {
@@ -37,7 +37,7 @@ pub struct Catalog {
     /// Distinct organization names as written, sorted case-insensitively.
     org_names: Vec<String>,
     /// Per case: the first and last day its date can mean.
-    dates: Vec<Option<(Day, Day)>>,
+    dates: Vec<Option<DayRange>>,
     years: Vec<Option<u16>>,
     len: usize,
 }

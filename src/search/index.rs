@@ -17,27 +17,27 @@ use tantivy::{
     DocId, Index, IndexWriter, Score, Searcher, TantivyDocument, Term,
     indexer::NoMergePolicy,
     query::{
-        BooleanQuery, BoostQuery, DisjunctionMaxQuery, EmptyQuery, EnableScoring, FuzzyTermQuery, Occur,
-        Query, TermQuery,
+        BooleanQuery, BoostQuery, DisjunctionMaxQuery, EmptyQuery, EnableScoring, Occur, Query, TermQuery,
     },
     schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions},
-    tokenizer::{
-        Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
-    },
+    tokenizer::TextAnalyzer,
 };
 
 use crate::{
     corpus::{Case, FacetKind},
     error::{Error, Result},
+    progress::{Progress, ProgressFn, Stage},
+    search::{
+        analysis::analyzer,
+        typo::{self, Typos},
+    },
 };
 
 /// The analyser every text field and every query goes through.
 const TOKENIZER: &str = "incidex";
-/// Words longer than this are dropped (hashes, base64 in logs).
-const MAX_WORD_BYTES: usize = 40;
 /// At most this many distinct words of a sentence are searched: the rarest in the library.
 pub const MAX_QUERY_WORDS: usize = 48;
-/// At most this many unknown words of a sentence get a typo-tolerant lookup.
+/// At most this many unknown words of a sentence are corrected.
 const MAX_FUZZY_WORDS: usize = 8;
 
 /// How the relevance score is put together. The defaults are tuned on the evaluation set in
@@ -48,7 +48,7 @@ pub struct Tuning {
     pub field_boosts: [f32; TEXT_FIELDS.len()],
     /// Share of a word's score its other matching fields add to its best field (0 = best only).
     pub tie_breaker: f32,
-    /// Score of a one-typo match (constant, whatever the field).
+    /// Weight of a word one typo away from a word no case contains, relative to an exact word.
     pub fuzzy_boost: f32,
     /// Boost of a taxonomy value found in the sentence on the cases tagged with it, times the
     /// strength it was found with (see [`CaseIndex::specificity`]).
@@ -60,7 +60,7 @@ impl Default for Tuning {
         Tuning {
             field_boosts: TEXT_FIELDS.map(|f| f.default_boost()),
             tie_breaker: 0.3,
-            fuzzy_boost: 0.8,
+            fuzzy_boost: 0.5,
             expansion_boost: 1.0,
         }
     }
@@ -154,7 +154,8 @@ impl TextField {
         match self {
             TextField::Title => vec![&case.title],
             TextField::Symptoms => vec![&case.symptoms],
-            TextField::Trigger => case.trigger.iter().map(String::as_str).collect(),
+            // A postmortem's Root cause section is searched with the trigger: why it happened.
+            TextField::Trigger => case.trigger.iter().chain(&case.root_cause).map(String::as_str).collect(),
             TextField::Detection => vec![&case.detection],
             TextField::Remediation => case.remediation.iter().map(String::as_str).collect(),
             TextField::ActionItems => case.action_items.iter().map(|a| a.text.as_str()).collect(),
@@ -164,18 +165,6 @@ impl TextField {
             TextField::Sources => case.sources.iter().map(|s| s.title.as_str()).collect(),
         }
     }
-}
-
-/// The analyser: simple words, long ones dropped, lowercase, English stop words out, stems.
-pub fn analyzer() -> TextAnalyzer {
-    let builder = TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter_dynamic(RemoveLongFilter::limit(MAX_WORD_BYTES))
-        .filter_dynamic(LowerCaser);
-    let builder = match StopWordFilter::new(Language::English) {
-        Some(stop) => builder.filter_dynamic(stop),
-        None => builder,
-    };
-    builder.filter_dynamic(Stemmer::new(Language::English)).build()
 }
 
 /// The term a facet value is indexed under in the exact-match facet field.
@@ -190,7 +179,7 @@ pub struct QueryWord {
     pub term: String,
     /// Characters of the longest word typed for it (typo tolerance needs five).
     pub typed_chars: usize,
-    /// Cases containing it, over all fields.
+    /// Cases containing it in the field where it is most common (0: no case has it).
     pub doc_freq: u64,
 }
 
@@ -209,11 +198,34 @@ pub struct Expansion<'a> {
 pub struct CaseIndex {
     searcher: Searcher,
     text_fields: [Field; TEXT_FIELDS.len()],
-    all: Field,
     facet: Field,
     /// Segment ordinal -> doc id -> case position.
     doc_to_case: Vec<Vec<u32>>,
+    /// The words of the index, for corrections of words no case contains.
+    typos: Typos,
     analyzer: TextAnalyzer,
+}
+
+/// The fields of the schema, looked up by name.
+struct Fields {
+    text: [Field; TEXT_FIELDS.len()],
+    facet: Field,
+    case: Field,
+}
+
+impl Fields {
+    fn of(schema: &Schema) -> Result<Fields> {
+        let field = |name: &str| {
+            schema.get_field(name).map_err(|_| Error::Failed(format!("search index: no field `{name}`")))
+        };
+        let mut text = Vec::with_capacity(TEXT_FIELDS.len());
+        for f in TEXT_FIELDS {
+            text.push(field(f.name())?);
+        }
+        let text: [Field; TEXT_FIELDS.len()] =
+            text.try_into().map_err(|_| Error::Failed("search index: text fields".into()))?;
+        Ok(Fields { text, facet: field("facet")?, case: field("case")? })
+    }
 }
 
 impl std::fmt::Debug for CaseIndex {
@@ -227,46 +239,68 @@ fn tantivy_error(e: tantivy::TantivyError) -> Error {
 }
 
 impl CaseIndex {
-    /// Index `cases` (document order = case order).
+    /// Index `cases` (document order = case order) in memory.
     pub fn build(cases: &[Case]) -> Result<CaseIndex> {
+        let index = Index::create_in_ram(CaseIndex::schema());
+        CaseIndex::write(&index, cases, &crate::progress::silent)?;
+        CaseIndex::from_index(&index)
+    }
+
+    /// The schema of the index: one field per [`TextField`], the facet values as exact terms,
+    /// and each document's case position.
+    pub fn schema() -> Schema {
         let mut schema = Schema::builder();
+        // Frequencies for BM25; no positions, as no query here is a phrase query.
         let text = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(TOKENIZER)
-                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+                .set_index_option(IndexRecordOption::WithFreqs),
         );
-        let basic = TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default().set_tokenizer(TOKENIZER).set_index_option(IndexRecordOption::Basic),
-        );
-        let text_fields = TEXT_FIELDS.map(|f| schema.add_text_field(f.name(), text.clone()));
-        let all = schema.add_text_field("all", basic);
-        let facet = schema.add_text_field("facet", STRING);
-        let position = schema.add_u64_field("case", INDEXED | FAST);
-        let index = Index::create_in_ram(schema.build());
-        index.tokenizers().register(TOKENIZER, analyzer());
+        for f in TEXT_FIELDS {
+            schema.add_text_field(f.name(), text.clone());
+        }
+        schema.add_text_field("facet", STRING);
+        schema.add_u64_field("case", INDEXED | FAST);
+        schema.build()
+    }
 
+    /// Add `cases` to `index` (created with [`CaseIndex::schema`], in memory or in a directory)
+    /// and commit, reporting progress every thousand cases.
+    pub fn write(index: &Index, cases: &[Case], progress: ProgressFn<'_>) -> Result<()> {
+        index.tokenizers().register(TOKENIZER, analyzer());
+        let fields = Fields::of(&index.schema())?;
         // One thread, so documents keep their order; enough memory that a large library is a
         // handful of segments; no merging behind our back.
         let budget = (15_000_000 + cases.len() * 2_000).min(400_000_000);
         let mut writer: IndexWriter<TantivyDocument> =
             index.writer_with_num_threads(1, budget).map_err(tantivy_error)?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
+        let total = cases.len();
         for (i, case) in cases.iter().enumerate() {
             let mut doc = TantivyDocument::default();
-            for (field, kind) in text_fields.iter().zip(TEXT_FIELDS) {
+            for (field, kind) in fields.text.iter().zip(TEXT_FIELDS) {
                 for value in kind.values(case) {
                     doc.add_text(*field, value);
-                    doc.add_text(all, value);
                 }
             }
             for (kind, value) in case.facets.iter() {
-                doc.add_text(facet, facet_term(kind, value));
+                doc.add_text(fields.facet, facet_term(kind, value));
             }
-            doc.add_u64(position, i as u64);
+            doc.add_u64(fields.case, i as u64);
             writer.add_document(doc).map_err(tantivy_error)?;
+            if (i + 1) % 1000 == 0 || i + 1 == total {
+                progress(Progress { stage: Stage::Indexing, done: i + 1, total });
+            }
         }
         writer.commit().map_err(tantivy_error)?;
-        writer.wait_merging_threads().map_err(tantivy_error)?;
+        writer.wait_merging_threads().map_err(tantivy_error)
+    }
+
+    /// Search `index`, written by [`CaseIndex::write`]. Nothing is written: the reader never
+    /// reloads, so an index in a read-only directory opens as well as one in memory.
+    pub fn from_index(index: &Index) -> Result<CaseIndex> {
+        index.tokenizers().register(TOKENIZER, analyzer());
+        let fields = Fields::of(&index.schema())?;
         let reader = index
             .reader_builder()
             .reload_policy(tantivy::ReloadPolicy::Manual)
@@ -280,7 +314,49 @@ impl CaseIndex {
                 (0..segment.max_doc()).map(|d| column.first(d).unwrap_or_default() as u32).collect();
             doc_to_case.push(map);
         }
-        Ok(CaseIndex { searcher, text_fields, all, facet, doc_to_case, analyzer: index_analyzer(&index) })
+        let mut words = Vec::new();
+        for segment in searcher.segment_readers() {
+            for field in fields.text {
+                let inverted = segment.inverted_index(field).map_err(tantivy_error)?;
+                let mut terms = inverted.terms().stream().map_err(|e| tantivy_error(e.into()))?;
+                while terms.advance() {
+                    if let Ok(word) = std::str::from_utf8(terms.key()) {
+                        words.push(word.to_string());
+                    }
+                }
+            }
+        }
+        let typos = Typos::new(words);
+        Ok(CaseIndex {
+            searcher,
+            text_fields: fields.text,
+            facet: fields.facet,
+            doc_to_case,
+            typos,
+            analyzer: index_analyzer(index),
+        })
+    }
+
+    /// Number of documents (cases) in the index.
+    pub fn num_docs(&self) -> u64 {
+        self.searcher.num_docs()
+    }
+
+    /// Whether every document maps to a case position below `cases`, each position once: the
+    /// index belongs to a library of that many cases.
+    pub fn covers(&self, cases: usize) -> bool {
+        let mut seen = vec![false; cases];
+        let mut count = 0;
+        for &i in self.doc_to_case.iter().flatten() {
+            match seen.get_mut(i as usize) {
+                Some(slot) if !*slot => {
+                    *slot = true;
+                    count += 1;
+                }
+                _ => return false,
+            }
+        }
+        count == cases
     }
 
     /// The distinct words of `text` as the index knows them, in input order, with how many cases
@@ -301,7 +377,12 @@ impl CaseIndex {
             }
         }
         for w in &mut words {
-            w.doc_freq = self.searcher.doc_freq(&Term::from_field_text(self.all, &w.term)).unwrap_or(0);
+            w.doc_freq = self
+                .text_fields
+                .iter()
+                .map(|f| self.searcher.doc_freq(&Term::from_field_text(*f, &w.term)).unwrap_or(0))
+                .max()
+                .unwrap_or(0);
         }
         words
     }
@@ -325,13 +406,15 @@ impl CaseIndex {
         for word in &known {
             clauses.push((Occur::Should, self.word_query(&word.term, tuning)));
         }
-        let fuzzy = words
-            .iter()
-            .filter(|w| w.doc_freq == 0 && w.typed_chars >= 5 && !w.term.chars().all(|c| c.is_ascii_digit()))
-            .take(MAX_FUZZY_WORDS);
-        for word in fuzzy.filter(|_| tuning.fuzzy_boost > 0.0) {
-            let query = FuzzyTermQuery::new(Term::from_field_text(self.all, &word.term), 1, true);
-            clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), tuning.fuzzy_boost))));
+        // A word no case contains, long enough: the words one typo away, below exact words.
+        let unknown = words.iter().filter(|w| w.doc_freq == 0 && w.typed_chars >= typo::MIN_LETTERS);
+        for word in unknown.take(MAX_FUZZY_WORDS).filter(|_| tuning.fuzzy_boost > 0.0) {
+            let corrections: Vec<Box<dyn Query>> =
+                self.typos.corrections(&word.term).into_iter().map(|c| self.word_query(c, tuning)).collect();
+            if !corrections.is_empty() {
+                let best = DisjunctionMaxQuery::with_tie_breaker(corrections, 0.0);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(best), tuning.fuzzy_boost))));
+            }
         }
         for e in expansions {
             let boost = tuning.expansion_boost * e.strength;
