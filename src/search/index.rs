@@ -61,7 +61,7 @@ impl Default for Tuning {
             field_boosts: TEXT_FIELDS.map(|f| f.default_boost()),
             tie_breaker: 0.3,
             fuzzy_boost: 0.5,
-            expansion_boost: 1.0,
+            expansion_boost: 5.0,
         }
     }
 }
@@ -444,14 +444,15 @@ impl CaseIndex {
 
     /// How little `phrases` say about which case is meant when read as plain words, in [0, 1]:
     /// 1 when their rarest word is in no case (`botnet`: only the taxonomy can tell what it
-    /// means), falling towards 0 as that word is in every case (`database`, `error`). Evidence
-    /// for a taxonomy value weighs by it, so common words do not drag their value's cases up.
+    /// means), falling fast towards 0 as that word is in more cases (`database`, `error`): the
+    /// square of 1 - ln(1 + df) / ln(1 + N). Evidence for a taxonomy value weighs by it, so common
+    /// words do not drag their value's cases up while unknown ones count like a strong word.
     pub fn specificity(&self, phrases: &[String]) -> f32 {
         let n = self.searcher.num_docs().max(1) as f32;
         let rarest =
             phrases.iter().filter_map(|p| self.words(p).iter().map(|w| w.doc_freq).min()).min().unwrap_or(0)
                 as f32;
-        (1.0 - (1.0 + rarest).ln() / (1.0 + n).ln()).clamp(0.0, 1.0)
+        (1.0 - (1.0 + rarest).ln() / (1.0 + n).ln()).clamp(0.0, 1.0).powi(2)
     }
 
     /// One analysed word over every text field, each with its boost, the best field counting in
