@@ -32,7 +32,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub no_bundled: bool,
 
-    /// Colour theme: a bundled or user theme name, or a path to a theme file.
+    /// Colour theme: a bundled or user theme name, or a path to a theme file (`incidex themes`
+    /// lists them). Without it, NO_COLOR or TERM=dumb select `mono`.
     #[arg(long, value_name = "NAME|PATH", global = true)]
     pub theme: Option<String>,
 
@@ -54,6 +55,14 @@ pub enum Command {
     Show(ShowArgs),
     /// List facet values with the number of cases tagged with each.
     Facets(FacetsArgs),
+    /// Show the neighbourhood of a case or facet value in the case <-> facet-value graph, with
+    /// the related cases and why they are related.
+    Graph(GraphArgs),
+    /// Export a component's action items as a markdown checklist (to stdout or a file).
+    ///
+    /// The first --component names the component (required); the other filter flags narrow the
+    /// cases. Example: incidex checklist --component nccl --symptom hang -o nccl.md
+    Checklist(ChecklistArgs),
     /// Search the cases: a sentence in your words, inline filters, or flags.
     Search(SearchArgs),
     /// Turn a sentence or a pasted log into suggested filters and the best matching cases.
@@ -65,6 +74,8 @@ pub enum Command {
     /// Print a Markdown postmortem template (front matter with every field, every section) to
     /// start your own from: `incidex template > postmortems/2025-01-15-what-broke.md`.
     Template,
+    /// List the colour themes (bundled and your own), marking the one in use.
+    Themes(ThemesArgs),
 }
 
 /// `incidex list`.
@@ -226,6 +237,80 @@ impl FilterArgs {
     }
 }
 
+/// How `graph` prints a neighbourhood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GraphFormat {
+    /// Readable text: the nodes by distance and kind, then the related nodes and why.
+    Text,
+    /// Graphviz DOT (render with `dot -Tsvg`).
+    Dot,
+    /// A Mermaid flowchart (paste into GitHub Markdown in a ```mermaid block).
+    Mermaid,
+    /// JSON: center, depth, nodes (id, kind, label, distance), edges (source, target), related.
+    Json,
+}
+
+/// `incidex graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// A case id, or a facet value as kind:value (`component:NCCL`, `symptom:hung`,
+    /// `root:"uneven work"`); names and aliases resolve, and a value alone works when only one
+    /// kind has it.
+    pub node: String,
+    /// How many hops from the node to include (0 to 6).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=6))]
+    pub depth: u8,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
+    pub format: GraphFormat,
+    /// Print JSON (the same as --format json).
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl GraphArgs {
+    /// The format asked for.
+    pub fn format(&self) -> GraphFormat {
+        if self.json { GraphFormat::Json } else { self.format }
+    }
+}
+
+/// How `checklist` writes the checklist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChecklistFormat {
+    /// GitHub-flavoured Markdown: a task list grouped by type.
+    Md,
+    /// JSON: component, filters, version, date, cases, item_count, groups.
+    Json,
+}
+
+/// `incidex checklist`.
+#[derive(Debug, Args)]
+pub struct ChecklistArgs {
+    /// The component is the first --component; every other flag narrows the cases.
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Write to FILE instead of stdout (atomically; an existing file only with --force).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace FILE when it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ChecklistFormat::Md)]
+    pub format: ChecklistFormat,
+    /// Print JSON (the same as --format json).
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl ChecklistArgs {
+    /// The format asked for.
+    pub fn format(&self) -> ChecklistFormat {
+        if self.json { ChecklistFormat::Json } else { self.format }
+    }
+}
+
 /// `incidex check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -234,6 +319,14 @@ pub struct CheckArgs {
     /// Treat warnings (such as facet values missing from the taxonomy) as errors.
     #[arg(long)]
     pub strict: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `incidex themes`.
+#[derive(Debug, Args)]
+pub struct ThemesArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

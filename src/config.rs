@@ -91,7 +91,9 @@ impl Settings {
         Settings {
             bundled: !args.no_bundled,
             data,
-            theme: args.theme.clone().or(config.theme),
+            // NO_COLOR and TERM=dumb (the environment) outrank the config file's theme, but not
+            // --theme: someone who names a theme on the command line gets it.
+            theme: args.theme.clone().or(if no_color { None } else { config.theme }),
             mouse: args.mouse || config.mouse.unwrap_or(false),
             resume: args.resume,
             no_color,
@@ -137,6 +139,16 @@ mod tests {
         let s = Settings::merge(config, None, true, &args);
         assert_eq!(s.theme.as_deref(), Some("mono"));
         assert!(s.mouse && s.no_color && !s.bundled);
+    }
+
+    #[test]
+    fn no_color_outranks_the_config_theme_but_not_the_flag() {
+        let config = || ConfigFile { theme: Some("light".into()), ..Default::default() };
+        assert_eq!(Settings::merge(config(), None, true, &GlobalArgs::default()).theme, None);
+        assert_eq!(
+            Settings::merge(config(), None, false, &GlobalArgs::default()).theme.as_deref(),
+            Some("light")
+        );
     }
 
     #[test]

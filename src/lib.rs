@@ -3,22 +3,30 @@
 //!
 //! The library half holds everything that is not the terminal: the case model and loading
 //! ([`corpus`]), the taxonomy ([`taxonomy`]), text hygiene ([`text`]), diagnostics ([`diag`]),
-//! settings ([`config`]) and the commands ([`commands`]). Only `tui` talks to a terminal.
+//! settings ([`config`]), themes ([`theme`]) and the commands ([`commands`]). Only [`tui`] talks
+//! to a terminal.
 
 pub mod cache;
+pub mod checklist;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod corpus;
 pub mod diag;
 pub mod error;
+pub mod export;
 pub mod filter;
+pub mod graph;
 pub mod markdown;
+pub mod osc52;
 pub mod progress;
 pub mod search;
+pub mod synthetic;
 pub mod taxonomy;
 pub mod text;
+pub mod theme;
 pub mod toml_fields;
+pub mod tui;
 
 pub use error::{Error, Result};
 

@@ -51,23 +51,27 @@ fn run(cli: Cli) -> incidex::Result<()> {
         Some(Command::Check(args)) => commands::check::run(args, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
         Some(Command::Template) => commands::template::run(&mut out),
+        Some(Command::Themes(args)) => {
+            commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
+        }
         command => {
             let opened = load(&settings);
             match command {
                 Some(Command::List(args)) => commands::list::run(args, &opened.library, &mut out),
                 Some(Command::Show(args)) => commands::show::run(args, &opened.library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &opened.library, &mut out),
+                Some(Command::Graph(args)) => commands::graph::run(args, &opened.library, &mut out),
+                Some(Command::Checklist(args)) => commands::checklist::run(args, &opened.library, &mut out),
                 Some(Command::Search(args)) => commands::search::run(args, opened.into_engine()?, &mut out),
                 Some(Command::Triage(args)) => {
                     commands::triage::run(args, opened.into_engine()?, &mut std::io::stdin().lock(), &mut out)
                 }
-                Some(Command::Check(_) | Command::Completions(_) | Command::Template) => {
+                Some(
+                    Command::Check(_) | Command::Completions(_) | Command::Themes(_) | Command::Template,
+                ) => {
                     unreachable!("handled above")
                 }
-                None => {
-                    use clap::CommandFactory;
-                    Cli::command().print_help().map_err(commands::stdout_error)
-                }
+                None => incidex::tui::run(&settings, opened.library),
             }
         }
     };

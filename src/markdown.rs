@@ -1,10 +1,12 @@
 //! Writing case text into Markdown safely: escaping so that nothing in a case can start a list,
-//! open a link, turn into an autolink, or inject HTML, in CommonMark, GFM and the common
-//! renderers. Pure functions, string in, string out.
+//! open a link, turn into an autolink (URL, `www.` or e-mail), turn into math (GitHub's `$...$`),
+//! or inject HTML, in CommonMark, GFM and the common renderers. Pure functions, string in,
+//! string out.
 
 /// Escape `text` for use inline (in a paragraph, a list item or a table cell): newlines fold to
 /// spaces; Markdown punctuation is backslash-escaped; `<`, `>` and `&` become entities; bare
-/// `http://`, `https://` and `www.` lose the power to become autolinks.
+/// `http://`, `https://`, `www.` and `name@host` lose the power to become autolinks; `$` cannot
+/// open GitHub math.
 pub fn escape_inline(text: &str) -> String {
     let folded = crate::text::one_line(text);
     let mut out = String::with_capacity(folded.len() + folded.len() / 8);
@@ -14,7 +16,8 @@ pub fn escape_inline(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!' | '(' | ')' | '{' | '}' | '"' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!' | '(' | ')' | '{' | '}' | '"'
+            | '@' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -68,6 +71,8 @@ mod tests {
             ("see www.example.com", "see www\\.example.com"),
             ("a | b", "a \\| b"),
             ("AT&T", "AT&amp;T"),
+            ("mail ops@example.com", "mail ops\\@example.com"),
+            ("costs $5 to $10", "costs \\$5 to \\$10"),
         ] {
             assert_eq!(escape_inline(input), want, "{input}");
         }

@@ -4,12 +4,15 @@
 //! returns an error for `main` to report; none of them touches the terminal or exits.
 
 pub mod check;
+pub mod checklist;
 pub mod completions;
 pub mod facets;
+pub mod graph;
 pub mod list;
 pub mod search;
 pub mod show;
 pub mod template;
+pub mod themes;
 pub mod triage;
 
 use std::io::Write;

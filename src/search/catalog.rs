@@ -13,6 +13,9 @@ use crate::{
     search::caseset::CaseSet,
 };
 
+/// The first and last day a case's date can mean.
+type DayRange = ((u16, u8, u8), (u16, u8, u8));
+
 /// One facet value known to the catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueEntry {
@@ -34,7 +37,7 @@ pub struct Catalog {
     /// Distinct organization names as written, sorted case-insensitively.
     org_names: Vec<String>,
     /// Per case: the first and last day its date can mean.
-    dates: Vec<Option<((u16, u8, u8), (u16, u8, u8))>>,
+    dates: Vec<Option<DayRange>>,
     years: Vec<Option<u16>>,
     len: usize,
 }

@@ -17,28 +17,27 @@ use tantivy::{
     DocId, Index, IndexWriter, Score, Searcher, TantivyDocument, Term,
     indexer::NoMergePolicy,
     query::{
-        BooleanQuery, BoostQuery, DisjunctionMaxQuery, EmptyQuery, EnableScoring, FuzzyTermQuery, Occur,
-        Query, TermQuery,
+        BooleanQuery, BoostQuery, DisjunctionMaxQuery, EmptyQuery, EnableScoring, Occur, Query, TermQuery,
     },
     schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions},
-    tokenizer::{
-        Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
-    },
+    tokenizer::TextAnalyzer,
 };
 
 use crate::{
     corpus::{Case, FacetKind},
     error::{Error, Result},
     progress::{Progress, ProgressFn, Stage},
+    search::{
+        analysis::analyzer,
+        typo::{self, Typos},
+    },
 };
 
 /// The analyser every text field and every query goes through.
 const TOKENIZER: &str = "incidex";
-/// Words longer than this are dropped (hashes, base64 in logs).
-const MAX_WORD_BYTES: usize = 40;
 /// At most this many distinct words of a sentence are searched: the rarest in the library.
 pub const MAX_QUERY_WORDS: usize = 48;
-/// At most this many unknown words of a sentence get a typo-tolerant lookup.
+/// At most this many unknown words of a sentence are corrected.
 const MAX_FUZZY_WORDS: usize = 8;
 
 /// How the relevance score is put together. The defaults are tuned on the evaluation set in
@@ -49,7 +48,7 @@ pub struct Tuning {
     pub field_boosts: [f32; TEXT_FIELDS.len()],
     /// Share of a word's score its other matching fields add to its best field (0 = best only).
     pub tie_breaker: f32,
-    /// Score of a one-typo match (constant, whatever the field).
+    /// Weight of a word one typo away from a word no case contains, relative to an exact word.
     pub fuzzy_boost: f32,
     /// Boost of a taxonomy value found in the sentence on the cases tagged with it, times the
     /// strength it was found with (see [`CaseIndex::specificity`]).
@@ -61,7 +60,7 @@ impl Default for Tuning {
         Tuning {
             field_boosts: TEXT_FIELDS.map(|f| f.default_boost()),
             tie_breaker: 0.3,
-            fuzzy_boost: 0.8,
+            fuzzy_boost: 0.5,
             expansion_boost: 1.0,
         }
     }
@@ -168,18 +167,6 @@ impl TextField {
     }
 }
 
-/// The analyser: simple words, long ones dropped, lowercase, English stop words out, stems.
-pub fn analyzer() -> TextAnalyzer {
-    let builder = TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter_dynamic(RemoveLongFilter::limit(MAX_WORD_BYTES))
-        .filter_dynamic(LowerCaser);
-    let builder = match StopWordFilter::new(Language::English) {
-        Some(stop) => builder.filter_dynamic(stop),
-        None => builder,
-    };
-    builder.filter_dynamic(Stemmer::new(Language::English)).build()
-}
-
 /// The term a facet value is indexed under in the exact-match facet field.
 fn facet_term(kind: FacetKind, value: &str) -> String {
     format!("{}/{}", kind.key(), value)
@@ -192,7 +179,7 @@ pub struct QueryWord {
     pub term: String,
     /// Characters of the longest word typed for it (typo tolerance needs five).
     pub typed_chars: usize,
-    /// Cases containing it, over all fields.
+    /// Cases containing it in the field where it is most common (0: no case has it).
     pub doc_freq: u64,
 }
 
@@ -211,17 +198,17 @@ pub struct Expansion<'a> {
 pub struct CaseIndex {
     searcher: Searcher,
     text_fields: [Field; TEXT_FIELDS.len()],
-    all: Field,
     facet: Field,
     /// Segment ordinal -> doc id -> case position.
     doc_to_case: Vec<Vec<u32>>,
+    /// The words of the index, for corrections of words no case contains.
+    typos: Typos,
     analyzer: TextAnalyzer,
 }
 
 /// The fields of the schema, looked up by name.
 struct Fields {
     text: [Field; TEXT_FIELDS.len()],
-    all: Field,
     facet: Field,
     case: Field,
 }
@@ -237,7 +224,7 @@ impl Fields {
         }
         let text: [Field; TEXT_FIELDS.len()] =
             text.try_into().map_err(|_| Error::Failed("search index: text fields".into()))?;
-        Ok(Fields { text, all: field("all")?, facet: field("facet")?, case: field("case")? })
+        Ok(Fields { text, facet: field("facet")?, case: field("case")? })
     }
 }
 
@@ -259,22 +246,19 @@ impl CaseIndex {
         CaseIndex::from_index(&index)
     }
 
-    /// The schema of the index: one field per [`TextField`], every text together, the facet
-    /// values as exact terms, and each document's case position.
+    /// The schema of the index: one field per [`TextField`], the facet values as exact terms,
+    /// and each document's case position.
     pub fn schema() -> Schema {
         let mut schema = Schema::builder();
+        // Frequencies for BM25; no positions, as no query here is a phrase query.
         let text = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(TOKENIZER)
-                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
-        );
-        let basic = TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default().set_tokenizer(TOKENIZER).set_index_option(IndexRecordOption::Basic),
+                .set_index_option(IndexRecordOption::WithFreqs),
         );
         for f in TEXT_FIELDS {
             schema.add_text_field(f.name(), text.clone());
         }
-        schema.add_text_field("all", basic);
         schema.add_text_field("facet", STRING);
         schema.add_u64_field("case", INDEXED | FAST);
         schema.build()
@@ -297,7 +281,6 @@ impl CaseIndex {
             for (field, kind) in fields.text.iter().zip(TEXT_FIELDS) {
                 for value in kind.values(case) {
                     doc.add_text(*field, value);
-                    doc.add_text(fields.all, value);
                 }
             }
             for (kind, value) in case.facets.iter() {
@@ -331,12 +314,25 @@ impl CaseIndex {
                 (0..segment.max_doc()).map(|d| column.first(d).unwrap_or_default() as u32).collect();
             doc_to_case.push(map);
         }
+        let mut words = Vec::new();
+        for segment in searcher.segment_readers() {
+            for field in fields.text {
+                let inverted = segment.inverted_index(field).map_err(tantivy_error)?;
+                let mut terms = inverted.terms().stream().map_err(|e| tantivy_error(e.into()))?;
+                while terms.advance() {
+                    if let Ok(word) = std::str::from_utf8(terms.key()) {
+                        words.push(word.to_string());
+                    }
+                }
+            }
+        }
+        let typos = Typos::new(words);
         Ok(CaseIndex {
             searcher,
             text_fields: fields.text,
-            all: fields.all,
             facet: fields.facet,
             doc_to_case,
+            typos,
             analyzer: index_analyzer(index),
         })
     }
@@ -381,7 +377,12 @@ impl CaseIndex {
             }
         }
         for w in &mut words {
-            w.doc_freq = self.searcher.doc_freq(&Term::from_field_text(self.all, &w.term)).unwrap_or(0);
+            w.doc_freq = self
+                .text_fields
+                .iter()
+                .map(|f| self.searcher.doc_freq(&Term::from_field_text(*f, &w.term)).unwrap_or(0))
+                .max()
+                .unwrap_or(0);
         }
         words
     }
@@ -405,13 +406,15 @@ impl CaseIndex {
         for word in &known {
             clauses.push((Occur::Should, self.word_query(&word.term, tuning)));
         }
-        let fuzzy = words
-            .iter()
-            .filter(|w| w.doc_freq == 0 && w.typed_chars >= 5 && !w.term.chars().all(|c| c.is_ascii_digit()))
-            .take(MAX_FUZZY_WORDS);
-        for word in fuzzy.filter(|_| tuning.fuzzy_boost > 0.0) {
-            let query = FuzzyTermQuery::new(Term::from_field_text(self.all, &word.term), 1, true);
-            clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), tuning.fuzzy_boost))));
+        // A word no case contains, long enough: the words one typo away, below exact words.
+        let unknown = words.iter().filter(|w| w.doc_freq == 0 && w.typed_chars >= typo::MIN_LETTERS);
+        for word in unknown.take(MAX_FUZZY_WORDS).filter(|_| tuning.fuzzy_boost > 0.0) {
+            let corrections: Vec<Box<dyn Query>> =
+                self.typos.corrections(&word.term).into_iter().map(|c| self.word_query(c, tuning)).collect();
+            if !corrections.is_empty() {
+                let best = DisjunctionMaxQuery::with_tie_breaker(corrections, 0.0);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(best), tuning.fuzzy_boost))));
+            }
         }
         for e in expansions {
             let boost = tuning.expansion_boost * e.strength;

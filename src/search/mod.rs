@@ -11,6 +11,7 @@
 //! own order); with a sentence, relevance, ties by date then id. This module knows nothing about
 //! terminals.
 
+pub mod analysis;
 pub mod breakdown;
 pub mod caseset;
 pub mod catalog;
@@ -18,6 +19,7 @@ pub mod index;
 pub mod infer;
 pub mod query;
 pub mod suggest;
+pub mod typo;
 
 use std::sync::Arc;
 

@@ -83,7 +83,9 @@ fn clause_at(input: &str, start: usize) -> Option<Clause<'_>> {
         Some(b) => (true, b),
         None => (false, rest),
     };
-    let colon = body.find(':')?;
+    // Only the word at `start` can hold the key: never scan the rest of a long paste.
+    let word = &body[..body.find(char::is_whitespace).unwrap_or(body.len())];
+    let colon = word.find(':')?;
     let key_text = &body[..colon];
     if key_text.is_empty() || !key_text.chars().all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-') {
         return None;
@@ -113,9 +115,11 @@ pub fn parse(input: &str, taxonomy: &Taxonomy, organizations: &[String]) -> Pars
     let mut text = String::with_capacity(input.len());
     let mut copied = 0;
     let mut i = 0;
+    let mut previous_was_space = true;
     while i < input.len() {
         let c = input[i..].chars().next().unwrap_or(' ');
-        let at_word_start = input[..i].chars().next_back().is_none_or(char::is_whitespace);
+        let at_word_start = previous_was_space;
+        previous_was_space = c.is_whitespace();
         if !c.is_whitespace()
             && at_word_start
             && let Some(clause) = clause_at(input, i)
@@ -125,6 +129,7 @@ pub fn parse(input: &str, taxonomy: &Taxonomy, organizations: &[String]) -> Pars
             apply(&clause, taxonomy, organizations, &mut parsed);
             i = clause.span.end;
             copied = i;
+            previous_was_space = false;
             continue;
         }
         i += c.len_utf8();

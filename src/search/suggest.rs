@@ -13,13 +13,14 @@
 
 use std::{cell::RefCell, collections::HashMap};
 
+use crate::{
+    search::{analysis::WordStemmer, catalog::Catalog},
+    taxonomy::Taxonomy,
+};
 use nucleo::{
     Config, Matcher,
     pattern::{AtomKind, CaseMatching, Normalization, Pattern},
 };
-use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, TextAnalyzer};
-
-use crate::{search::catalog::Catalog, taxonomy::Taxonomy};
 
 /// How many distinct input words get a fuzzy lookup per call; later words match only exactly.
 const FUZZY_BUDGET: usize = 256;
@@ -53,6 +54,13 @@ struct Phrase {
     source: Source,
 }
 
+/// The matches of one value in one input: (score, phrase) and (score, byte range).
+#[derive(Default)]
+struct ValueHits {
+    phrases: Vec<(f32, u32)>,
+    spans: Vec<(f32, (usize, usize))>,
+}
+
 /// A taxonomy value found in the input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
@@ -76,7 +84,7 @@ pub struct Suggester {
     phrases: Vec<Phrase>,
     /// Word id -> phrases that start with it.
     starts: Vec<Vec<u32>>,
-    stemmer: TextAnalyzer,
+    stemmer: WordStemmer,
 }
 
 impl std::fmt::Debug for Suggester {
@@ -104,16 +112,6 @@ pub fn word_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
         }
         Some((start, end))
     })
-}
-
-fn stemmer() -> TextAnalyzer {
-    TextAnalyzer::builder(RawTokenizer::default()).filter(Stemmer::new(Language::English)).build()
-}
-
-fn stem(analyzer: &mut TextAnalyzer, word: &str) -> String {
-    let mut out = String::new();
-    analyzer.token_stream(word).process(&mut |t| out.push_str(&t.text));
-    out
 }
 
 /// Endings that make another form of the same word.
@@ -145,7 +143,7 @@ impl Suggester {
             by_initial: HashMap::new(),
             phrases: Vec::new(),
             starts: Vec::new(),
-            stemmer: stemmer(),
+            stemmer: WordStemmer::default(),
         };
         for v in taxonomy.values() {
             let Some(value) = catalog.id(v.kind, &v.name) else { continue };
@@ -179,7 +177,7 @@ impl Suggester {
         let id = self.words.len() as u32;
         self.words.push(word.to_string());
         self.word_ids.insert(word.to_string(), id);
-        let stemmed = stem(&mut self.stemmer, word);
+        let stemmed = self.stemmer.stem(word);
         self.stems.entry(stemmed).or_default().push(id);
         if word.chars().count() >= FUZZY_MIN_CHARS - 1
             && let Some(initial) = word.chars().next()
@@ -190,12 +188,12 @@ impl Suggester {
     }
 
     /// The vocabulary words `word` (lowercase) matches, with a quality in (0, 1].
-    fn lookup(&self, word: &str, stemmer: &mut TextAnalyzer, fuzzy: bool) -> Vec<(u32, f32)> {
+    fn lookup(&self, word: &str, stemmer: &mut WordStemmer, fuzzy: bool) -> Vec<(u32, f32)> {
         let mut found: Vec<(u32, f32)> = Vec::new();
         if let Some(&id) = self.word_ids.get(word) {
             found.push((id, 1.0));
         }
-        if let Some(ids) = self.stems.get(&stem(stemmer, word)) {
+        if let Some(ids) = self.stems.get(&stemmer.stem(word)) {
             for &id in ids {
                 if !found.iter().any(|(f, _)| *f == id) && same_word(word, &self.words[id as usize]) {
                     found.push((id, 0.9));
@@ -284,8 +282,7 @@ impl Suggester {
             lookups[token_matches[pos]].iter().find(|(w, _)| *w == word).map(|(_, q)| *q)
         };
 
-        // value -> (phrase scores, matched spans)
-        let mut hits: HashMap<usize, (Vec<(f32, usize)>, Vec<(f32, (usize, usize))>)> = HashMap::new();
+        let mut hits: HashMap<usize, ValueHits> = HashMap::new();
         for start in 0..spans.len() {
             for &(first, q0) in &lookups[token_matches[start]] {
                 for &p in &self.starts[first as usize] {
@@ -300,18 +297,19 @@ impl Suggester {
                     let length_bonus = (1.0 + 0.25 * (phrase.words.len() as f32 - 1.0)).min(2.0);
                     let score = q * phrase.source.weight() * length_bonus;
                     let entry = hits.entry(phrase.value).or_default();
-                    entry.0.push((score, p as usize));
-                    entry.1.push((score, (spans[start].0, spans[end].1)));
+                    entry.phrases.push((score, p));
+                    entry.spans.push((score, (spans[start].0, spans[end].1)));
                 }
             }
         }
 
         let mut found: Vec<Found> = hits
             .into_iter()
-            .map(|(value, (mut scores, mut spans_matched))| {
-                // The best phrase counts in full; other distinct phrases add a little.
-                scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            .map(|(value, ValueHits { phrases: mut scores, spans: mut spans_matched })| {
+                // The best match of each phrase; the best phrase counts in full, others a little.
+                scores.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)));
                 scores.dedup_by_key(|s| s.1);
+                scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let score = scores[0].0 + scores[1..].iter().map(|s| 0.1 * s.0).sum::<f32>().min(0.5);
                 spans_matched.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let mut matched: Vec<String> = Vec::new();

@@ -1,0 +1,107 @@
+//! `incidex checklist --component V [filters] [-o FILE] [--force] [--format md|json]`: a
+//! component's action items as a markdown checklist, to stdout or atomically to a file.
+
+use std::{io::Write, path::Path};
+
+use crate::{
+    checklist::{self, Request},
+    cli::{ChecklistArgs, ChecklistFormat},
+    commands::stdout_error,
+    corpus::{FacetKind, Library},
+    error::{Error, Result},
+    export::{self, ExportError},
+};
+
+/// Build the checklist for the first `--component` under the other filters and write it.
+pub fn run(args: &ChecklistArgs, library: &Library, out: &mut dyn Write) -> Result<()> {
+    let filters = args.filters.to_filters(&library.taxonomy)?;
+    let component = filters
+        .facets
+        .iter()
+        .find(|f| f.kind == FacetKind::Component && !f.negated)
+        .map(|f| f.value.clone())
+        .ok_or_else(|| {
+            Error::Usage("checklist needs --component V: the component to list action items for".into())
+        })?;
+    // The program's version and the library's (`incidex::corpus::load::library_version`).
+    let version = format!("incidex {}", *crate::VERSION_LINE);
+    let date = today();
+    let list = checklist::build(
+        &library.cases,
+        &Request { component: &component, filters: &filters, version: &version, date: &date },
+    );
+    if list.cases.is_empty() {
+        let under = if list.filters.is_empty() { String::new() } else { format!(" under {}", list.filters) };
+        return Err(Error::NotFound(format!("no case involves component '{component}'{under}")));
+    }
+    let text = match args.format() {
+        ChecklistFormat::Md => checklist::to_markdown(&list),
+        ChecklistFormat::Json => {
+            let json = serde_json::to_string_pretty(&list)
+                .map_err(|e| Error::Failed(format!("cannot write JSON: {e}")))?;
+            json + "\n"
+        }
+    };
+    match args.output.as_deref() {
+        None => out.write_all(text.as_bytes()).map_err(stdout_error),
+        Some(path) if path == Path::new("-") => out.write_all(text.as_bytes()).map_err(stdout_error),
+        Some(path) => {
+            export::write_file(path, text.as_bytes(), args.force).map_err(|e| match e {
+                ExportError::Exists(p) => {
+                    Error::Failed(format!("{}: file exists; use --force to overwrite it", p.display()))
+                }
+                ExportError::Io { path, source } => Error::io(path, source),
+            })?;
+            writeln!(
+                out,
+                "wrote {} from {} to {}",
+                plural(list.item_count, "item"),
+                plural(list.cases.len(), "case"),
+                path.display()
+            )
+            .map_err(stdout_error)
+        }
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`, or the date of `$SOURCE_DATE_EPOCH` when it holds
+/// seconds since 1970 (the reproducible-builds convention, so exports can be compared).
+pub fn today() -> String {
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| i64::try_from(d.as_secs()).unwrap_or(0))
+                .unwrap_or(0)
+        });
+    date_of(seconds)
+}
+
+/// The UTC date of `seconds` since 1970 as `YYYY-MM-DD` (1970-01-01 when out of range).
+pub fn date_of(seconds: i64) -> String {
+    let date =
+        time::OffsetDateTime::from_unix_timestamp(seconds).unwrap_or(time::OffsetDateTime::UNIX_EPOCH).date();
+    format!("{:04}-{:02}-{:02}", date.year(), u8::from(date.month()), date.day())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_are_utc_calendar_days() {
+        for (seconds, want) in [
+            (0, "1970-01-01"),
+            (951_782_400, "2000-02-29"),
+            (1_735_689_599, "2024-12-31"),
+            (1_735_689_600, "2025-01-01"),
+            (i64::MAX, "1970-01-01"),
+        ] {
+            assert_eq!(super::date_of(seconds), want, "{seconds}");
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Writing an export (a checklist) to a file atomically: the content goes to a temporary file
+//! in the target's own directory, is flushed to disk, given mode 0644, and then renamed over the
+//! target in one step. A reader never sees half a file, and a failed write leaves nothing
+//! behind — neither a partial target nor the temporary file. An existing file is replaced only
+//! when the caller says so; without that the rename itself refuses (no check-then-write race).
+//!
+//! This is the only place incidex writes a user-named file.
+
+use std::{
+    fmt,
+    fs::File,
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+/// Why an export could not be written.
+#[derive(Debug)]
+pub enum ExportError {
+    /// The file exists and overwriting was not allowed.
+    Exists(PathBuf),
+    /// The system refused (no such directory, no permission, disk full, ...).
+    Io {
+        /// The file being written.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Exists(path) => write!(f, "{}: file exists; not overwritten", path.display()),
+            ExportError::Io { path, source } => write!(f, "{}: cannot write: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// Whether something (a file, a directory, a link, even a dangling one) is at `path`.
+pub fn exists(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
+}
+
+/// Write `bytes` to `path` atomically (see the module docs); replace an existing file only when
+/// `overwrite` is true.
+pub fn write_file(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), ExportError> {
+    write_with(path, overwrite, |w| w.write_all(bytes))
+}
+
+/// Write what `fill` writes to `path` atomically; if `fill` fails, nothing is left behind.
+pub fn write_with(
+    path: &Path,
+    overwrite: bool,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), ExportError> {
+    let io_error = |source: io::Error| ExportError::Io { path: path.to_path_buf(), source };
+    if path.is_dir() {
+        return Err(io_error(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")));
+    }
+    if !overwrite && exists(path) {
+        return Err(ExportError::Exists(path.to_path_buf()));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // Dropping `tmp` on any early return deletes the temporary file.
+    let mut tmp =
+        tempfile::Builder::new().prefix(".incidex-").suffix(".tmp").tempfile_in(dir).map_err(io_error)?;
+    {
+        let mut writer = io::BufWriter::new(tmp.as_file_mut());
+        fill(&mut writer).map_err(io_error)?;
+        writer.flush().map_err(io_error)?;
+    }
+    set_readable(tmp.as_file()).map_err(io_error)?;
+    tmp.as_file().sync_all().map_err(io_error)?;
+    let persisted = if overwrite { tmp.persist(path) } else { tmp.persist_noclobber(path) };
+    persisted.map_err(|e| match e.error.kind() {
+        io::ErrorKind::AlreadyExists => ExportError::Exists(path.to_path_buf()),
+        _ => io_error(e.error),
+    })?;
+    // The rename is durable once the directory is; a failure here loses nothing already done.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Mode 0644: the owner writes, everyone reads (a temporary file starts at 0600).
+#[cfg(unix)]
+fn set_readable(file: &File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_readable(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn writes_a_new_file_readable_by_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("list.md");
+        write_file(&path, b"- [ ] one\n", false).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "- [ ] one\n");
+        assert_eq!(entries(dir.path()), ["list.md"], "no temporary file is left");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+        }
+    }
+
+    #[test]
+    fn never_overwrites_without_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("list.md");
+        std::fs::write(&path, "precious").unwrap();
+        let err = write_file(&path, b"new", false).unwrap_err();
+        assert!(matches!(err, ExportError::Exists(_)), "{err}");
+        assert!(err.to_string().ends_with("list.md: file exists; not overwritten"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
+        assert_eq!(entries(dir.path()), ["list.md"]);
+        write_file(&path, b"new", true).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(entries(dir.path()), ["list.md"]);
+    }
+
+    #[test]
+    fn a_dangling_link_counts_as_existing() {
+        #[cfg(unix)]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("link.md");
+            std::os::unix::fs::symlink(dir.path().join("nowhere"), &path).unwrap();
+            assert!(matches!(write_file(&path, b"x", false), Err(ExportError::Exists(_))));
+            assert!(!dir.path().join("nowhere").exists(), "nothing was written through the link");
+        }
+    }
+
+    #[test]
+    fn a_failed_write_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("list.md");
+        let failing = |w: &mut dyn Write| -> io::Result<()> {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(io::Error::other("disk full"))
+        };
+        let err = write_with(&path, false, failing).unwrap_err();
+        assert!(err.to_string().ends_with("list.md: cannot write: disk full"), "{err}");
+        assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+        // Over an existing file, the old content survives whole.
+        std::fs::write(&path, "old").unwrap();
+        assert!(write_with(&path, true, failing).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(entries(dir.path()), ["list.md"]);
+    }
+
+    #[test]
+    fn bad_targets_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = write_file(dir.path(), b"x", true).unwrap_err();
+        assert!(err.to_string().contains("is a directory"), "{err}");
+        let missing = dir.path().join("no/such/dir/list.md");
+        let err = write_file(&missing, b"x", false).unwrap_err();
+        assert!(err.to_string().starts_with(&missing.display().to_string()), "{err}");
+    }
+}

@@ -1,0 +1,325 @@
+//! A case laid out as wrapped lines for the case pane: every section, facet values as
+//! selectable items, sources with their full addresses.
+//!
+//! Pure: a case and a width in, lines of tagged text out. The tags ([`Part`]) say what each
+//! piece is; the renderer picks the theme's style for it, and `App::update` uses the same
+//! document to scroll and to move between facet values, so the two always agree.
+
+use textwrap::Options;
+use unicode_width::UnicodeWidthStr;
+
+use crate::corpus::{Case, FacetKind};
+
+/// What a piece of a line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The case's title.
+    Title,
+    /// Date, organization, scale, id.
+    Meta,
+    /// A section heading.
+    Heading,
+    /// Body text.
+    Body,
+    /// A list bullet or an action item's type.
+    Bullet,
+    /// Secondary text.
+    Muted,
+    /// A web address.
+    Url,
+    /// The facet value with this index in [`CaseDoc::facets`].
+    Facet(usize),
+}
+
+/// One line: pieces of text with what they are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocLine(pub Vec<(Part, String)>);
+
+impl DocLine {
+    fn of(part: Part, text: impl Into<String>) -> DocLine {
+        DocLine(vec![(part, text.into())])
+    }
+
+    /// The line's text without tags.
+    pub fn text(&self) -> String {
+        self.0.iter().map(|(_, t)| t.as_str()).collect()
+    }
+}
+
+/// A facet value shown in the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FacetRef {
+    /// Its kind.
+    pub kind: FacetKind,
+    /// Its name.
+    pub value: String,
+    /// The line it is on.
+    pub line: usize,
+}
+
+/// A case as lines of a given width.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseDoc {
+    /// The lines, top to bottom.
+    pub lines: Vec<DocLine>,
+    /// The facet values, in reading order.
+    pub facets: Vec<FacetRef>,
+}
+
+const INDENT: &str = "  ";
+
+struct Builder {
+    width: usize,
+    doc: CaseDoc,
+}
+
+impl Builder {
+    fn push(&mut self, line: DocLine) {
+        self.doc.lines.push(line);
+    }
+
+    fn blank(&mut self) {
+        if self.doc.lines.last().is_some_and(|l| !l.0.is_empty()) {
+            self.push(DocLine::default());
+        }
+    }
+
+    fn wrapped(&mut self, part: Part, text: &str, first: &str, rest: &str) {
+        let mut first_paragraph = true;
+        for paragraph in text.split("\n\n").map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")) {
+            if paragraph.is_empty() {
+                continue;
+            }
+            if !first_paragraph {
+                self.push(DocLine::default());
+            }
+            let indent = if first_paragraph { first } else { rest };
+            // First fit: the case pane is rebuilt on every frame that shows it, and optimal fit
+            // costs several times more for a ragged edge nobody reads differently.
+            let options = Options::new(self.width.max(1))
+                .initial_indent(indent)
+                .subsequent_indent(rest)
+                .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit);
+            for line in textwrap::wrap(&paragraph, options) {
+                let line = line.into_owned();
+                let (lead, body) = split_indent(&line, indent, rest);
+                // An indent of spaces takes the text's own style: a style change costs bytes on
+                // every line sent to the terminal, and spaces look the same in any colour.
+                let lead_part = if lead.trim().is_empty() { part } else { Part::Bullet };
+                self.push(DocLine(vec![(lead_part, lead), (part, body)]));
+            }
+            first_paragraph = false;
+        }
+    }
+
+    fn heading(&mut self, title: &str) {
+        self.blank();
+        self.push(DocLine::of(Part::Heading, crate::commands::truncate(title, self.width)));
+    }
+
+    fn section(&mut self, title: &str, text: &str) {
+        self.heading(title);
+        self.wrapped(Part::Body, text, INDENT, INDENT);
+    }
+
+    fn bullets<'a>(&mut self, title: &str, items: impl IntoIterator<Item = &'a str>) {
+        self.heading(title);
+        for item in items {
+            self.wrapped(Part::Body, item, "  • ", "    ");
+        }
+    }
+
+    /// The values of `kind` as items flowing across lines, each whole unless it alone is wider
+    /// than a line.
+    fn facets(&mut self, case: &Case, kind: FacetKind, label: Option<&str>) {
+        let values = case.facets.values(kind);
+        // A label only where it leaves room for values.
+        let label = label.filter(|l| INDENT.len() + l.width() <= self.width / 2).unwrap_or_default();
+        if values.is_empty() {
+            self.push(DocLine::of(Part::Muted, format!("{INDENT}{label}–")));
+            return;
+        }
+        let mut line = DocLine(vec![(Part::Muted, INDENT.into()), (Part::Muted, label.into())]);
+        let mut used = INDENT.len() + label.width();
+        let mut first_on_line = true;
+        for value in values {
+            let inferred = if case.facets.is_inferred(kind, value) { " (inferred)" } else { "" };
+            let full = value.width() + inferred.len();
+            if !first_on_line && used + 3 + full > self.width {
+                // Continuation lines line up under the first value.
+                let hang = format!("{INDENT}{}", " ".repeat(label.width()));
+                used = hang.len();
+                self.push(std::mem::replace(&mut line, DocLine::of(Part::Muted, hang)));
+                first_on_line = true;
+            }
+            if !first_on_line {
+                line.0.push((Part::Muted, " · ".into()));
+                used += 3;
+            }
+            let room = self.width.saturating_sub(used + inferred.len()).max(1);
+            let shown = crate::commands::truncate(value, room);
+            let index = self.doc.facets.len();
+            self.doc.facets.push(FacetRef { kind, value: value.clone(), line: self.doc.lines.len() });
+            used += shown.width() + inferred.len();
+            line.0.push((Part::Facet(index), shown));
+            if !inferred.is_empty() {
+                line.0.push((Part::Muted, inferred.into()));
+            }
+            first_on_line = false;
+        }
+        self.push(line);
+    }
+}
+
+/// Split a wrapped line into its indent and its text.
+fn split_indent(line: &str, first: &str, rest: &str) -> (String, String) {
+    for indent in [first, rest] {
+        if let Some(body) = line.strip_prefix(indent) {
+            return (indent.to_string(), body.to_string());
+        }
+    }
+    (String::new(), line.to_string())
+}
+
+/// Lay `case` out in `width` columns.
+pub fn build(case: &Case, width: u16) -> CaseDoc {
+    let mut b = Builder { width: usize::from(width).max(8), doc: CaseDoc::default() };
+    b.wrapped(Part::Title, &case.title, "", "");
+    let mut meta =
+        vec![case.date.map_or_else(|| "undated".to_string(), |d| d.to_string()), case.organization.clone()];
+    meta.extend(case.scale.clone());
+    // A no-break space ties each dot to the item after it, so a wrapped line never ends in one.
+    b.wrapped(Part::Meta, &meta.join(" ·\u{a0}"), "", "");
+    b.wrapped(Part::Muted, &case.id, "", "");
+
+    b.section("Symptoms", &case.symptoms);
+    b.facets(case, FacetKind::Symptom, Some("Symptom: "));
+    if let Some(trigger) = &case.trigger {
+        b.section("Trigger", trigger);
+    }
+    for kind in [FacetKind::RootCause, FacetKind::Component, FacetKind::ContributingFactor] {
+        b.heading(kind.label());
+        b.facets(case, kind, None);
+    }
+    b.section("Detection", &case.detection);
+    b.bullets("Remediation", case.remediation.iter().map(String::as_str));
+
+    b.heading("Action items");
+    for item in &case.action_items {
+        let mut text = format!("[{}] {}", item.kind.key(), item.text);
+        if item.origin == crate::corpus::model::ItemOrigin::Editorial {
+            text.push_str(" (editorial)");
+        }
+        if !item.components.is_empty() {
+            text.push_str(&format!(" — {}", item.components.join(", ")));
+        }
+        b.wrapped(Part::Body, &text, "  • ", "    ");
+    }
+    if let Some(lessons) = &case.lessons {
+        b.section("Lessons", lessons);
+    }
+    if let Some(impact) = case.impact.as_ref().filter(|i| !i.is_empty()) {
+        let mut facts = Vec::new();
+        facts.extend(impact.duration.as_ref().map(|d| format!("Duration: {d}")));
+        facts.extend(impact.gpu_hours_lost.map(|h| format!("GPU hours lost: {h}")));
+        facts.extend(impact.users_affected.as_ref().map(|u| format!("Affected: {u}")));
+        b.bullets("Impact", facts.iter().map(String::as_str));
+    }
+    if let Some(timeline) = &case.timeline {
+        b.section("Timeline", timeline);
+    }
+    b.heading("Sources");
+    for source in &case.sources {
+        let mut title = format!("{} ({}", source.title, source.kind.key());
+        if let Some(p) = source.published {
+            title.push_str(&format!(", {p}"));
+        }
+        title.push(')');
+        b.wrapped(Part::Body, &title, "  • ", "    ");
+        if !source.url.is_empty() {
+            b.wrapped(Part::Url, &source.url, "    ", "    ");
+        }
+        if let Some(note) = &source.note {
+            b.wrapped(Part::Muted, note, "    ", "    ");
+        }
+    }
+    b.doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Library;
+
+    fn qwen() -> Case {
+        Library::bundled().case("qwen3-32b-b300-epoch-end-checkpoint-deadlock").cloned().unwrap()
+    }
+
+    #[test]
+    fn every_section_is_there_in_order() {
+        let doc = build(&qwen(), 60);
+        let headings: Vec<String> = doc
+            .lines
+            .iter()
+            .filter(|l| l.0.first().is_some_and(|(p, _)| *p == Part::Heading))
+            .map(DocLine::text)
+            .collect();
+        assert_eq!(
+            headings,
+            [
+                "Symptoms",
+                "Trigger",
+                "Root cause",
+                "Component",
+                "Contributing factor",
+                "Detection",
+                "Remediation",
+                "Action items",
+                "Lessons",
+                "Sources"
+            ]
+        );
+        assert!(doc.lines.iter().any(|l| l.text().contains("[prevent] Gate launches")));
+    }
+
+    #[test]
+    fn no_line_is_wider_than_the_pane() {
+        let case = qwen();
+        for width in [8u16, 20, 37, 60, 111] {
+            let doc = build(&case, width);
+            for line in &doc.lines {
+                assert!(line.text().width() <= usize::from(width).max(8), "{width}: {:?}", line.text());
+            }
+        }
+    }
+
+    #[test]
+    fn facet_values_know_their_lines() {
+        let case = qwen();
+        let doc = build(&case, 40);
+        assert_eq!(doc.facets.len(), case.facets.len());
+        for (i, f) in doc.facets.iter().enumerate() {
+            let line = &doc.lines[f.line];
+            assert!(
+                line.0
+                    .iter()
+                    .any(|(p, t)| *p == Part::Facet(i) && f.value.starts_with(t.trim_end_matches('…')))
+            );
+        }
+    }
+
+    #[test]
+    fn long_urls_wrap_whole() {
+        let mut case = qwen();
+        case.sources[0].url = format!("https://example.org/{}", "a".repeat(90));
+        let doc = build(&case, 40);
+        let url: String = doc
+            .lines
+            .iter()
+            .flat_map(|l| l.0.iter())
+            .filter(|(p, _)| *p == Part::Url)
+            .map(|(_, t)| t.trim())
+            .collect();
+        assert_eq!(url, case.sources[0].url);
+    }
+}

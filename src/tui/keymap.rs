@@ -1,0 +1,368 @@
+//! Keys to actions, per context, and the help text that lists them — kept side by side so the
+//! help overlay (`?`) shows exactly what the keys do.
+//!
+//! Pure: a key press and where the focus is in, an [`Action`] out. Text fields (the search box,
+//! the picker's filter) take printable characters as text, so single-letter commands (`q`,
+//! `j`, `v`, ...) work everywhere else; Ctrl-C quits from anywhere.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::corpus::FacetKind;
+
+/// Where a key press goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// Typing in the search box.
+    Search,
+    /// The applied and suggested filters.
+    Filters,
+    /// The case list.
+    Results,
+    /// The right pane (case, breakdown).
+    Detail,
+    /// The facet picker.
+    Picker,
+    /// The help overlay.
+    Help,
+}
+
+/// What a key asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Leave incidex.
+    Quit,
+    /// Suspend to the shell (Ctrl-Z); `fg` comes back.
+    Suspend,
+    /// Show or hide the help.
+    Help,
+    /// Focus the next pane.
+    FocusNext,
+    /// Focus the previous pane.
+    FocusPrev,
+    /// Focus the search box.
+    FocusSearch,
+    /// Go back, or clear (Esc).
+    Back,
+    /// Move up one.
+    Up,
+    /// Move down one.
+    Down,
+    /// Move up a page.
+    PageUp,
+    /// Move down a page.
+    PageDown,
+    /// Go to the first.
+    Top,
+    /// Go to the last.
+    Bottom,
+    /// Move left (previous chip, facet value, breakdown).
+    Left,
+    /// Move right.
+    Right,
+    /// Open or apply what is highlighted (Enter).
+    Open,
+    /// Apply the highlighted suggestion (`+`, Alt-Enter).
+    ApplySuggestion,
+    /// Apply the highlighted value as "must not have", or flip a chip (`-`).
+    Negate,
+    /// Remove the highlighted chip.
+    Remove,
+    /// Show the next right pane (case, breakdown, ...).
+    CyclePane,
+    /// Open the facet picker, on one kind or the last used.
+    Picker(Option<FacetKind>),
+    /// Next facet kind in the picker.
+    NextKind,
+    /// Previous facet kind in the picker.
+    PrevKind,
+    /// Type a character.
+    Insert(char),
+    /// Delete the character before the cursor.
+    Backspace,
+    /// Delete the character under the cursor.
+    Delete,
+    /// Delete the word before the cursor.
+    DeleteWord,
+    /// Delete to the start of the field.
+    DeleteToStart,
+    /// Delete to the end of the field.
+    DeleteToEnd,
+    /// Cursor left.
+    CursorLeft,
+    /// Cursor right.
+    CursorRight,
+    /// Cursor to the start.
+    CursorHome,
+    /// Cursor to the end.
+    CursorEnd,
+}
+
+/// The action for `key` in `context`, if any.
+pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
+    use Action as A;
+    use KeyCode as K;
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    // Keys that mean the same everywhere.
+    match key.code {
+        K::Char('c') if ctrl => return Some(A::Quit),
+        K::Char('z') if ctrl => return Some(A::Suspend),
+        K::F(1) => return Some(A::Help),
+        _ => {}
+    }
+    match context {
+        Context::Help => match key.code {
+            K::Esc | K::Char('q' | '?') | K::Enter => Some(A::Help),
+            K::Up | K::Char('k') => Some(A::Up),
+            K::Down | K::Char('j') => Some(A::Down),
+            K::PageUp => Some(A::PageUp),
+            K::PageDown | K::Char(' ') => Some(A::PageDown),
+            K::Home | K::Char('g') => Some(A::Top),
+            K::End | K::Char('G') => Some(A::Bottom),
+            _ => None,
+        },
+        Context::Search | Context::Picker => text_action(context, key, ctrl, alt),
+        Context::Filters | Context::Results | Context::Detail => match key.code {
+            K::Enter if alt => Some(A::ApplySuggestion),
+            K::Char('q') => Some(A::Quit),
+            K::Char('?') => Some(A::Help),
+            K::Char('/') => Some(A::FocusSearch),
+            K::Esc => Some(A::Back),
+            K::Tab => Some(A::FocusNext),
+            K::BackTab => Some(A::FocusPrev),
+            K::Up | K::Char('k') => Some(A::Up),
+            K::Down | K::Char('j') => Some(A::Down),
+            K::Char('u') if ctrl => Some(A::PageUp),
+            K::Char('d') if ctrl => Some(A::PageDown),
+            K::PageUp => Some(A::PageUp),
+            K::PageDown | K::Char(' ') => Some(A::PageDown),
+            K::Home | K::Char('g') => Some(A::Top),
+            K::End | K::Char('G') => Some(A::Bottom),
+            K::Left | K::Char('h') => Some(A::Left),
+            K::Right | K::Char('l') => Some(A::Right),
+            K::Enter => Some(A::Open),
+            K::Char('+' | 'a') => Some(A::ApplySuggestion),
+            K::Char('-') => Some(A::Negate),
+            K::Delete | K::Backspace | K::Char('d') => Some(A::Remove),
+            K::Char('v') => Some(A::CyclePane),
+            K::Char('f') => Some(A::Picker(None)),
+            K::Char(c @ '1'..='4') => {
+                Some(A::Picker(FacetKind::ALL.get(usize::from(c as u8 - b'1')).copied()))
+            }
+            _ => None,
+        },
+    }
+}
+
+fn text_action(context: Context, key: KeyEvent, ctrl: bool, alt: bool) -> Option<Action> {
+    use Action as A;
+    use KeyCode as K;
+    let picker = context == Context::Picker;
+    match key.code {
+        K::Enter if alt => Some(if picker { A::Open } else { A::ApplySuggestion }),
+        K::Enter => Some(A::Open),
+        K::Esc => Some(A::Back),
+        K::Tab => Some(if picker { A::NextKind } else { A::FocusNext }),
+        K::BackTab => Some(if picker { A::PrevKind } else { A::FocusPrev }),
+        K::Up => Some(A::Up),
+        K::Down => Some(A::Down),
+        K::Char('p') if ctrl => Some(A::Up),
+        K::Char('n') if ctrl => Some(A::Down),
+        K::PageUp => Some(A::PageUp),
+        K::PageDown => Some(A::PageDown),
+        K::Backspace if ctrl || alt => Some(A::DeleteWord),
+        K::Char('w' | 'h') if ctrl => {
+            Some(if key.code == K::Char('w') { A::DeleteWord } else { A::Backspace })
+        }
+        K::Backspace => Some(A::Backspace),
+        K::Delete => Some(A::Delete),
+        K::Char('u') if ctrl => Some(A::DeleteToStart),
+        K::Char('k') if ctrl => Some(A::DeleteToEnd),
+        K::Char('a') if ctrl => Some(A::CursorHome),
+        K::Char('e') if ctrl => Some(A::CursorEnd),
+        K::Char('b') if ctrl => Some(A::CursorLeft),
+        K::Char('f') if ctrl => Some(A::CursorRight),
+        K::Left => Some(A::CursorLeft),
+        K::Right => Some(A::CursorRight),
+        K::Home => Some(A::CursorHome),
+        K::End => Some(A::CursorEnd),
+        K::Char(c) if !ctrl && !alt => Some(A::Insert(c)),
+        _ => None,
+    }
+}
+
+/// The help overlay: groups of (keys, what they do).
+pub const HELP: &[(&str, &[(&str, &str)])] = &[
+    (
+        "Anywhere",
+        &[
+            ("Ctrl-C", "quit"),
+            ("F1", "this help"),
+            ("Ctrl-Z", "suspend to the shell (fg comes back)"),
+            ("Tab  Shift-Tab", "next / previous pane"),
+            ("Alt-Enter", "apply the highlighted suggested filter"),
+        ],
+    ),
+    (
+        "Search box",
+        &[
+            ("type", "search as you type; inline filters: component:nccl -root:overheating year:2024"),
+            ("Enter  ↓", "go to the case list"),
+            ("Esc", "clear the search (again: go to the case list)"),
+            ("Ctrl-W  Ctrl-U  Ctrl-K", "delete a word / to the start / to the end"),
+            ("← → Home End", "move the cursor (also Ctrl-A, Ctrl-E)"),
+        ],
+    ),
+    (
+        "Everywhere else",
+        &[
+            ("/", "search"),
+            ("j k ↑ ↓", "move"),
+            ("PgUp PgDn Space", "move a page (also Ctrl-U, Ctrl-D)"),
+            ("g G Home End", "first / last"),
+            ("+  a", "apply the highlighted suggested filter"),
+            ("-", "exclude the highlighted value (on a chip: flip include/exclude)"),
+            ("f  1 2 3 4", "pick filter values: any kind / root cause, component, symptom, factor"),
+            ("v", "right pane: case, breakdown"),
+            ("Esc", "back"),
+            ("?", "this help"),
+            ("q", "quit"),
+        ],
+    ),
+    (
+        "Filters row",
+        &[
+            ("← → h l", "move between chips and suggestions"),
+            ("Enter", "apply a suggestion; remove a chip; Clear all"),
+            ("d  Del  Backspace", "remove the chip"),
+        ],
+    ),
+    ("Case list", &[("Enter", "open the case")]),
+    (
+        "Case pane",
+        &[
+            ("j k PgUp PgDn", "scroll"),
+            ("← → h l", "highlight a facet value"),
+            ("Enter", "apply the highlighted value as a filter"),
+        ],
+    ),
+    (
+        "Breakdown pane",
+        &[
+            ("← → h l", "by root cause, component, symptom, factor, year"),
+            ("j k", "highlight a bar"),
+            ("Enter", "apply the highlighted bar as a filter"),
+        ],
+    ),
+    (
+        "Filter picker",
+        &[
+            ("type", "narrow the list (fuzzy); start with - to exclude"),
+            ("↑ ↓", "move"),
+            ("Tab  Shift-Tab", "next / previous kind"),
+            ("Enter", "apply"),
+            ("Esc", "close"),
+        ],
+    ),
+    ("Mouse (with --mouse)", &[("click", "focus and select"), ("wheel", "scroll")]),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn with(code: KeyCode, m: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, m)
+    }
+
+    #[test]
+    fn letters_are_text_in_fields_and_commands_elsewhere() {
+        for (context, code, want) in [
+            (Context::Search, KeyCode::Char('q'), Some(Action::Insert('q'))),
+            (Context::Search, KeyCode::Char('-'), Some(Action::Insert('-'))),
+            (Context::Picker, KeyCode::Char('j'), Some(Action::Insert('j'))),
+            (Context::Results, KeyCode::Char('q'), Some(Action::Quit)),
+            (Context::Results, KeyCode::Char('j'), Some(Action::Down)),
+            (Context::Detail, KeyCode::Char('v'), Some(Action::CyclePane)),
+            (Context::Filters, KeyCode::Char('-'), Some(Action::Negate)),
+            (Context::Results, KeyCode::Char('+'), Some(Action::ApplySuggestion)),
+            (Context::Results, KeyCode::Char('3'), Some(Action::Picker(Some(FacetKind::Symptom)))),
+            (Context::Results, KeyCode::Char('f'), Some(Action::Picker(None))),
+            (Context::Help, KeyCode::Char('q'), Some(Action::Help)),
+            (Context::Picker, KeyCode::Tab, Some(Action::NextKind)),
+            (Context::Search, KeyCode::Tab, Some(Action::FocusNext)),
+            (Context::Results, KeyCode::Char('x'), None),
+        ] {
+            assert_eq!(action(context, key(code)), want, "{context:?} {code:?}");
+        }
+    }
+
+    #[test]
+    fn ctrl_c_quits_and_f1_helps_everywhere() {
+        for context in [
+            Context::Search,
+            Context::Filters,
+            Context::Results,
+            Context::Detail,
+            Context::Picker,
+            Context::Help,
+        ] {
+            assert_eq!(action(context, with(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
+            assert_eq!(action(context, key(KeyCode::F(1))), Some(Action::Help));
+            assert_eq!(
+                action(context, with(KeyCode::Char('z'), KeyModifiers::CONTROL)),
+                Some(Action::Suspend)
+            );
+        }
+    }
+
+    #[test]
+    fn alt_enter_applies_the_suggestion_from_the_search_box() {
+        assert_eq!(
+            action(Context::Search, with(KeyCode::Enter, KeyModifiers::ALT)),
+            Some(Action::ApplySuggestion)
+        );
+        assert_eq!(action(Context::Search, key(KeyCode::Enter)), Some(Action::Open));
+        assert_eq!(
+            action(Context::Search, with(KeyCode::Char('w'), KeyModifiers::CONTROL)),
+            Some(Action::DeleteWord)
+        );
+        assert_eq!(
+            action(Context::Search, with(KeyCode::Char('h'), KeyModifiers::CONTROL)),
+            Some(Action::Backspace)
+        );
+    }
+
+    #[test]
+    fn help_covers_every_key_group() {
+        let groups: Vec<&str> = HELP.iter().map(|(g, _)| *g).collect();
+        for want in ["Anywhere", "Search box", "Case pane", "Breakdown pane", "Filter picker"] {
+            assert!(groups.contains(&want), "{groups:?}");
+        }
+        let keys: String =
+            HELP.iter().flat_map(|(_, rows)| rows.iter().map(|(k, _)| *k)).collect::<Vec<_>>().join(" ");
+        for k in [
+            "Ctrl-C",
+            "Alt-Enter",
+            "/",
+            "Esc",
+            "Tab",
+            "j k",
+            "PgUp",
+            "g G",
+            "Enter",
+            "+",
+            "-",
+            "f  1 2 3 4",
+            "v",
+            "?",
+            "q",
+        ] {
+            assert!(keys.contains(k), "help does not list {k}");
+        }
+    }
+}

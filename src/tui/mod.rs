@@ -1,0 +1,192 @@
+//! The terminal UI (DESIGN.md §4), as The Elm Architecture on plain threads.
+//!
+//! One message type ([`event::Msg`]) is fed by the input thread, the signal thread and the
+//! search worker into one channel. The main loop hands each message to [`app::App::update`],
+//! which changes the state and returns effects; the loop runs them (send a search, save the
+//! session, suspend, quit) and draws — only when something changed, so an idle UI uses no CPU.
+//! After a keystroke that starts a search the loop waits up to [`FRAME_WAIT`] for its answer
+//! before drawing, so the next frame shows the new results, while further keys keep being
+//! handled in the meantime: input never waits for search.
+//!
+//! Only this module (and its children) talks to a terminal.
+
+pub mod app;
+pub mod doc;
+pub mod event;
+pub mod input;
+pub mod keymap;
+pub mod layout;
+pub mod session;
+pub mod style;
+pub mod terminal;
+pub mod ui;
+pub mod worker;
+
+use std::{
+    io::{BufWriter, IsTerminal},
+    sync::{Arc, mpsc},
+    time::{Duration, Instant},
+};
+
+use ratatui::{Terminal, backend::CrosstermBackend, layout::Rect};
+
+use self::{
+    app::{App, Effect, Options},
+    event::Msg,
+    style::Styles,
+    terminal::TerminalGuard,
+};
+use crate::{
+    config::Settings,
+    corpus::Library,
+    error::{Error, Result},
+    theme::{self, ColorDepth},
+};
+
+/// How long a frame waits for the answer to the search a keystroke started.
+pub const FRAME_WAIT: Duration = Duration::from_millis(12);
+
+/// Bytes buffered per frame before a write: one write per frame, even over SSH.
+const OUTPUT_BUFFER: usize = 1 << 16;
+
+fn terminal_error(e: std::io::Error) -> Error {
+    Error::io("<terminal>", e)
+}
+
+/// Run the terminal UI over `library` until the user quits or the terminal goes away.
+pub fn run(settings: &Settings, library: Library) -> Result<()> {
+    // The theme first: a broken theme file is reported the same with or without a terminal.
+    let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
+    if !std::io::stdout().is_terminal() {
+        return Err(Error::Usage(
+            "the terminal UI needs a terminal; to print to a pipe or a file use a command such as `incidex list`"
+                .into(),
+        ));
+    }
+    if theme.has_color() {
+        // Only when a colour theme was asked for by name under NO_COLOR: crossterm would turn
+        // its colours into attribute resets (see STYLE.md), so the request is honoured in full.
+        crossterm::style::force_color_output(true);
+    }
+    let styles = Styles::new(&theme, ColorDepth::from_env());
+    let session_path = session::default_path();
+    let (resume, note) = if settings.resume {
+        match session_path.as_deref().map(session::load) {
+            Some(Ok(Some(session))) => (Some(session), None),
+            Some(Ok(None)) => (None, Some("no saved session to resume yet".to_string())),
+            Some(Err(e)) => (None, Some(format!("cannot resume: {e}"))),
+            None => (None, Some("cannot resume: no state directory ($XDG_STATE_HOME, $HOME)".to_string())),
+        }
+    } else {
+        (None, None)
+    };
+    let library = Arc::new(library);
+    let (tx, rx) = mpsc::channel::<Msg>();
+
+    terminal::install_panic_hook(settings.mouse);
+    let guard = TerminalGuard::enter(settings.mouse).map_err(terminal_error)?;
+    let backend = CrosstermBackend::new(BufWriter::with_capacity(OUTPUT_BUFFER, std::io::stdout()));
+    let mut terminal = Terminal::new(backend).map_err(terminal_error)?;
+    let size = terminal.size().map_err(terminal_error)?;
+
+    event::spawn_signals(tx.clone()).map_err(terminal_error)?;
+    event::spawn_input(tx.clone()).map_err(terminal_error)?;
+    let search_tx = {
+        let tx = tx.clone();
+        worker::spawn(library.clone(), move |response| tx.send(Msg::Searched(Box::new(response))).is_ok())
+            .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?
+    };
+    drop(tx);
+
+    let options = Options { mouse: settings.mouse, resume, note };
+    let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
+    let mut searched_at = Instant::now();
+    let mut force_draw = false;
+    if session_path.is_none() {
+        app.save_failed("no state directory ($XDG_STATE_HOME, $HOME)");
+    }
+    loop {
+        let mut saves = Vec::new();
+        for effect in effects.drain(..) {
+            match effect {
+                Effect::Search(request) => {
+                    if app.awaiting_results() {
+                        searched_at = Instant::now();
+                    }
+                    search_tx.send(request).map_err(|_| Error::Failed("the search stopped".into()))?;
+                }
+                Effect::Save(session) => saves.push(session),
+                Effect::Suspend => {
+                    use ratatui::backend::Backend;
+                    terminal.backend_mut().flush().map_err(terminal_error)?;
+                    guard.suspend().map_err(terminal_error)?;
+                    clear(&mut terminal)?;
+                    force_draw = true;
+                }
+                Effect::Redraw => {
+                    guard.reenter().map_err(terminal_error)?;
+                    clear(&mut terminal)?;
+                    force_draw = true;
+                }
+                Effect::Quit => {
+                    // What changed in the same burst as the quit is still kept for --resume.
+                    if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
+                        let _ = session::save(path, &session);
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        // Give the search a moment to answer so this frame shows its results; keep handling
+        // whatever arrives meanwhile.
+        if app.awaiting_results() {
+            let left = FRAME_WAIT.saturating_sub(searched_at.elapsed());
+            if !left.is_zero() {
+                match rx.recv_timeout(left) {
+                    Ok(msg) => {
+                        effects = app.update(msg);
+                        drain(&rx, &mut app, &mut effects);
+                        effects.extend(saves.into_iter().map(Effect::Save));
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+                }
+            }
+        }
+        if app.take_dirty() | std::mem::take(&mut force_draw) {
+            terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
+        }
+        for session in saves {
+            match &session_path {
+                Some(path) => {
+                    if let Err(e) = session::save(path, &session) {
+                        app.save_failed(&e.to_string());
+                    }
+                }
+                None => break,
+            }
+        }
+        if app.take_dirty() {
+            terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
+        }
+        let Ok(msg) = rx.recv() else { return Ok(()) };
+        effects = app.update(msg);
+        drain(&rx, &mut app, &mut effects);
+    }
+}
+
+/// Hand every message already waiting to the app: a burst (a resize storm, a fast typist, a
+/// paste without bracketed paste) becomes one frame.
+fn drain(rx: &mpsc::Receiver<Msg>, app: &mut App, effects: &mut Vec<Effect>) {
+    while let Ok(msg) = rx.try_recv() {
+        effects.extend(app.update(msg));
+    }
+}
+
+/// Clear the screen and make the next draw paint every cell. (Not `Terminal::clear`: it asks
+/// the terminal for the cursor position, which waits on the input thread's lock in crossterm.)
+fn clear<W: std::io::Write>(terminal: &mut Terminal<CrosstermBackend<W>>) -> Result<()> {
+    let size = terminal.size().map_err(terminal_error)?;
+    terminal.resize(Rect::new(0, 0, size.width, size.height)).map_err(terminal_error)
+}

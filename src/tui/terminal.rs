@@ -1,0 +1,77 @@
+//! Taking the terminal and giving it back: raw mode, the alternate screen, bracketed paste,
+//! mouse capture (only with `--mouse`) and the cursor.
+//!
+//! [`TerminalGuard`] gives the terminal back when dropped — on a normal return and on an error
+//! — and [`install_panic_hook`] does the same before a panic message is printed, so the message
+//! lands on a usable screen. Restoring is best effort: on a terminal that hung up every write
+//! fails, and that must not stop the program from ending.
+
+use std::io::{self, Write};
+
+use crossterm::{
+    cursor::{Hide, Show},
+    event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture},
+    execute,
+    terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode},
+};
+
+/// Holds the terminal in the UI's modes; restores it when dropped.
+#[derive(Debug)]
+pub struct TerminalGuard {
+    mouse: bool,
+}
+
+impl TerminalGuard {
+    /// Put the terminal into the UI's modes. If this fails half-way, what was changed is undone.
+    pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+        let guard = TerminalGuard { mouse };
+        guard.reenter()?;
+        Ok(guard)
+    }
+
+    /// Apply the UI's modes again (after a suspend, or when the shell may have reset them).
+    pub fn reenter(&self) -> io::Result<()> {
+        enable_raw_mode()?;
+        let mut out = io::stdout();
+        execute!(out, EnterAlternateScreen, EnableBracketedPaste, Hide)?;
+        if self.mouse {
+            execute!(out, EnableMouseCapture)?;
+        }
+        Ok(())
+    }
+
+    /// Give the terminal back, stop the process (as Ctrl-Z does in a shell), and take the
+    /// terminal again once the shell's `fg` continues it. The caller redraws everything.
+    pub fn suspend(&self) -> io::Result<()> {
+        restore(self.mouse);
+        signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
+        self.reenter()
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore(self.mouse);
+    }
+}
+
+/// Give the terminal back: every mode the UI may have turned on is turned off. Errors are
+/// ignored (the terminal may be gone).
+pub fn restore(mouse: bool) {
+    let mut out = io::stdout();
+    if mouse {
+        let _ = execute!(out, DisableMouseCapture);
+    }
+    let _ = execute!(out, DisableBracketedPaste, LeaveAlternateScreen, Show);
+    let _ = out.flush();
+    let _ = disable_raw_mode();
+}
+
+/// Restore the terminal before the current panic hook runs. Call before taking the terminal.
+pub fn install_panic_hook(mouse: bool) {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore(mouse);
+        previous(info);
+    }));
+}

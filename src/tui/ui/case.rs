@@ -1,0 +1,90 @@
+//! The case pane: the selected case's document (see `tui::doc`), scrolled, with facet values
+//! in their kind's colour and the highlighted one selected.
+
+use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
+
+use super::{pane, put};
+use crate::{
+    theme::Role,
+    tui::{
+        app::{App, Focus},
+        doc::Part,
+        style::Styles,
+    },
+};
+
+/// The case pane widget.
+pub struct CasePane<'a> {
+    /// The state drawn.
+    pub app: &'a App,
+    /// The theme.
+    pub styles: &'a Styles,
+}
+
+impl Widget for CasePane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        let app = self.app;
+        let s = self.styles;
+        let focused = app.focus == Focus::Detail && app.overlay.is_none();
+        let doc = app.case_doc();
+        let height = usize::from(area.height.saturating_sub(2));
+        let position = match &doc {
+            Some(d) if d.lines.len() > height => {
+                let last = (app.case_view.scroll + height).min(d.lines.len());
+                format!("{}%", last * 100 / d.lines.len().max(1))
+            }
+            _ => String::new(),
+        };
+        let hint = if focused { position } else { format!("v: next pane {position}").trim().to_string() };
+        let block = pane("Case", &hint, focused, s, area.width);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let Some(doc) = doc else {
+            let text = if app.results.loaded { "No case selected." } else { "Searching…" };
+            put(
+                buf,
+                inner.x + 1,
+                inner.y,
+                inner.width.saturating_sub(1),
+                &[(text.into(), s.get(Role::Muted))],
+            );
+            return;
+        };
+        for (row, line) in
+            doc.lines.iter().skip(app.case_view.scroll).take(usize::from(inner.height)).enumerate()
+        {
+            let spans: Vec<(String, ratatui::style::Style)> = line
+                .0
+                .iter()
+                .map(|(part, text)| {
+                    let style = match part {
+                        Part::Title => s.get(Role::Title),
+                        Part::Meta | Part::Muted => s.get(Role::Muted),
+                        Part::Heading => s.get(Role::Accent),
+                        Part::Body => s.get(Role::Text),
+                        Part::Bullet => s.get(Role::Muted),
+                        Part::Url => s.get(Role::Text).add_modifier(ratatui::style::Modifier::UNDERLINED),
+                        Part::Facet(i) => {
+                            let base = doc
+                                .facets
+                                .get(*i)
+                                .map_or(s.get(Role::Text), |f| s.get(Role::of_kind(f.kind)));
+                            if app.case_view.facet == Some(*i) {
+                                base.patch(s.get(if focused {
+                                    Role::Selection
+                                } else {
+                                    Role::SelectionInactive
+                                }))
+                            } else {
+                                base
+                            }
+                        }
+                    };
+                    (text.clone(), style)
+                })
+                .collect();
+            put(buf, inner.x, inner.y + row as u16, inner.width, &spans);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! The facet picker overlay: the values of one kind with the number of cases under the
+//! applied filters that have each, narrowed by fuzzy text, matched letters highlighted.
+
+use ratatui::{
+    buffer::Buffer,
+    layout::{Position, Rect},
+    widgets::Widget,
+};
+use unicode_width::UnicodeWidthStr;
+
+use super::{clear, pane, put};
+use crate::{
+    corpus::FacetKind,
+    filter::Filters,
+    theme::Role,
+    tui::{
+        app::{PICKER_HEADER_ROWS, Picker},
+        layout,
+        style::Styles,
+    },
+};
+
+/// The picker overlay widget.
+pub struct PickerOverlay<'a> {
+    /// The picker's state.
+    pub picker: &'a Picker,
+    /// The theme.
+    pub styles: &'a Styles,
+    /// The applied filters (applied values are marked).
+    pub filters: &'a Filters,
+}
+
+/// Where the picker goes on a screen of `area`.
+pub fn area(screen: Rect) -> Rect {
+    let width = screen.width.saturating_sub(4).clamp(20, 72);
+    let height = screen.height.saturating_sub(2).clamp(6, 24);
+    layout::centered(screen, width, height)
+}
+
+const PROMPT: &str = "filter › ";
+
+impl PickerOverlay<'_> {
+    /// Where the terminal cursor goes: in the filter field.
+    pub fn cursor(&self, screen: Rect) -> Option<Position> {
+        let inner = layout::inner(area(screen));
+        if inner.height < 2 || inner.width <= PROMPT.width() as u16 {
+            return None;
+        }
+        let width = inner.width - PROMPT.width() as u16;
+        let (_, x) = self.picker.filter.window(usize::from(width));
+        Some(Position::new(inner.x + PROMPT.width() as u16 + (x as u16).min(width - 1), inner.y + 1))
+    }
+}
+
+impl Widget for &PickerOverlay<'_> {
+    fn render(self, screen: Rect, buf: &mut Buffer) {
+        let s = self.styles;
+        let area = area(screen).intersection(buf.area);
+        clear(area, buf);
+        let p = self.picker;
+        let title = format!("Filter by {}", p.kind.label().to_lowercase());
+        let block = pane(&title, "cases under the filters", true, s, area.width);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.height < 2 {
+            return;
+        }
+        let mut tabs = Vec::new();
+        for (i, kind) in FacetKind::ALL.iter().enumerate() {
+            if i > 0 {
+                tabs.push(("  ".to_string(), s.get(Role::Muted)));
+            }
+            let mut style = s.get(if *kind == p.kind { Role::of_kind(*kind) } else { Role::Muted });
+            if *kind == p.kind {
+                style =
+                    style.add_modifier(ratatui::style::Modifier::UNDERLINED | ratatui::style::Modifier::BOLD);
+            }
+            tabs.push((format!("{} {}", i + 1, kind.label()), style));
+        }
+        put(buf, inner.x, inner.y, inner.width, &tabs);
+        let field_w = inner.width.saturating_sub(PROMPT.width() as u16);
+        let (shown, _) = p.filter.window(usize::from(field_w));
+        let mut field = vec![(PROMPT.to_string(), s.get(Role::Key)), (shown, s.get(Role::Input))];
+        if p.negated() {
+            field.push(("  (excludes)".into(), s.get(Role::ChipNegated)));
+        }
+        put(buf, inner.x, inner.y + 1, inner.width, &field);
+        let rows = usize::from(inner.height).saturating_sub(PICKER_HEADER_ROWS);
+        if p.rows.is_empty() && rows > 0 {
+            put(
+                buf,
+                inner.x,
+                inner.y + PICKER_HEADER_ROWS as u16,
+                inner.width,
+                &[("no value matches".into(), s.get(Role::Muted))],
+            );
+            return;
+        }
+        let count_w = p.rows.iter().map(|r| r.count.to_string().len()).max().unwrap_or(1);
+        let width = usize::from(inner.width);
+        for (row, (i, value)) in p.rows.iter().enumerate().skip(p.top).take(rows).enumerate() {
+            let y = inner.y + (PICKER_HEADER_ROWS + row) as u16;
+            let selected = i == p.cursor;
+            let over = selected.then(|| s.get(Role::Selection));
+            let style = |role: Role| over.map_or(s.get(role), |o| s.get(role).patch(o));
+            let applied = self.filters.facets.iter().find(|f| f.kind == p.kind && f.value == value.value);
+            let mark = match applied {
+                Some(f) if f.negated => "✗ ",
+                Some(_) => "✓ ",
+                None => "  ",
+            };
+            let mut spans = vec![
+                (mark.to_string(), style(Role::Chip)),
+                (format!("{:>count_w$}  ", value.count), style(Role::Muted)),
+            ];
+            let room = width.saturating_sub(count_w + 4);
+            let name = crate::commands::truncate(&value.value, room);
+            let role = if value.count == 0 { Role::Muted } else { Role::of_kind(p.kind) };
+            for (ci, c) in name.chars().enumerate() {
+                let matched = value.matched.contains(&ci);
+                let st = if matched { style(role).patch(s.get(Role::Match)) } else { style(role) };
+                spans.push((c.to_string(), st));
+            }
+            let used: usize = spans.iter().map(|(t, _)| t.width()).sum();
+            if selected && used < width {
+                spans.push((" ".repeat(width - used), style(Role::Text)));
+            }
+            put(buf, inner.x, y, inner.width, &spans);
+        }
+    }
+}

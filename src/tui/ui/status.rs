@@ -1,0 +1,107 @@
+//! The status line: the keys that work where the focus is, or a note (what was just applied,
+//! an error) until the next key.
+
+use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
+use unicode_width::UnicodeWidthStr;
+
+use super::put;
+use crate::{
+    theme::Role,
+    tui::{
+        app::{App, Focus, Overlay, RightPane},
+        style::Styles,
+    },
+};
+
+/// The status line widget.
+pub struct StatusLine<'a> {
+    /// The state drawn.
+    pub app: &'a App,
+    /// The theme.
+    pub styles: &'a Styles,
+}
+
+/// The (key, what it does) hints for where the focus is, most useful first.
+pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
+    match (&app.overlay, app.focus) {
+        (Some(Overlay::Help(_)), _) => vec![("Esc", "close"), ("j k", "scroll"), ("Ctrl-C", "quit")],
+        (Some(Overlay::Picker(_)), _) => {
+            vec![("Enter", "apply"), ("type", "narrow"), ("-…", "exclude"), ("Tab", "kind"), ("Esc", "close")]
+        }
+        (None, Focus::Search) => vec![
+            ("Enter", "cases"),
+            ("Alt-Enter", "apply suggestion"),
+            ("F1", "help"),
+            ("Ctrl-C", "quit"),
+            ("Tab", "next pane"),
+            ("Esc", "clear"),
+        ],
+        (None, Focus::Filters) => vec![
+            ("← →", "move"),
+            ("Enter", "apply/remove"),
+            ("-", "exclude"),
+            ("d", "remove"),
+            ("/", "search"),
+            ("?", "help"),
+            ("q", "quit"),
+        ],
+        (None, Focus::Results) => vec![
+            ("j k", "move"),
+            ("Enter", "open"),
+            ("+", "apply suggestion"),
+            ("f", "filters"),
+            ("v", "pane"),
+            ("?", "help"),
+            ("q", "quit"),
+            ("/", "search"),
+        ],
+        (None, Focus::Detail) => match app.right {
+            RightPane::Case => vec![
+                ("j k", "scroll"),
+                ("← →", "facet"),
+                ("Enter", "apply facet"),
+                ("v", "pane"),
+                ("Esc", "back"),
+                ("?", "help"),
+                ("q", "quit"),
+            ],
+            RightPane::Breakdown => vec![
+                ("← →", "by"),
+                ("j k", "bar"),
+                ("Enter", "apply"),
+                ("v", "pane"),
+                ("Esc", "back"),
+                ("?", "help"),
+                ("q", "quit"),
+            ],
+        },
+    }
+}
+
+impl Widget for StatusLine<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        if area.is_empty() {
+            return;
+        }
+        let s = self.styles;
+        if let Some(note) = &self.app.note {
+            let role = if note.error { Role::Error } else { Role::Status };
+            put(buf, area.x, area.y, area.width, &[(format!(" {}", note.text), s.get(role))]);
+            return;
+        }
+        // Whole hints only: drop the ones that do not fit rather than cutting one in half.
+        let mut spans = vec![(" ".to_string(), s.get(Role::Status))];
+        let mut used = 1;
+        for (key, what) in hints(self.app) {
+            let w = key.width() + what.width() + 3;
+            if used + w > usize::from(area.width) {
+                break;
+            }
+            spans.push((key.to_string(), s.get(Role::Key)));
+            spans.push((format!(" {what}  "), s.get(Role::Status)));
+            used += w;
+        }
+        put(buf, area.x, area.y, area.width, &spans);
+    }
+}

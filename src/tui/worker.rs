@@ -1,0 +1,226 @@
+//! The search worker: the thread that owns the search engine, answers the newest request and
+//! drops the ones it has been overtaken by, so typing never waits for a search.
+//!
+//! [`Request`] and [`Response`] are the TUI's whole view of search: what was typed, the applied
+//! filters and a window of the results in; totals, the window of hits, suggestions, the summary,
+//! the breakdown and the query's error out. [`run`] is the one place that calls the engine.
+
+use std::{
+    sync::{Arc, mpsc},
+    time::{Duration, Instant},
+};
+
+use crate::{
+    corpus::{FacetKind, Library},
+    filter::Filters,
+    search::{self, Engine},
+};
+
+/// What to search for. `generation` identifies the query (input and filters); a page request
+/// for the same query keeps its generation and changes `offset`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The query this request belongs to.
+    pub generation: u64,
+    /// What was typed: a sentence and inline filters (`component:nccl`).
+    pub input: String,
+    /// The applied filters.
+    pub filters: Filters,
+    /// The first result wanted.
+    pub offset: usize,
+    /// How many results wanted.
+    pub limit: usize,
+}
+
+/// A suggested filter: a taxonomy value found in the words typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    /// Its kind.
+    pub kind: FacetKind,
+    /// Its canonical name.
+    pub value: String,
+    /// Cases that would remain if it were applied.
+    pub count: usize,
+    /// The words that matched it.
+    pub matched: Vec<String>,
+}
+
+/// What a breakdown counts by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dimension {
+    /// Root cause (the seed page's "By root cause"; the default).
+    RootCause,
+    /// Component.
+    Component,
+    /// Symptom.
+    Symptom,
+    /// Contributing factor.
+    ContributingFactor,
+    /// Year.
+    Year,
+}
+
+impl Dimension {
+    /// Every dimension, in the order the breakdown pane cycles through them.
+    pub const ALL: [Dimension; 5] = [
+        Dimension::RootCause,
+        Dimension::Component,
+        Dimension::Symptom,
+        Dimension::ContributingFactor,
+        Dimension::Year,
+    ];
+
+    /// The facet kind counted, if it is one.
+    pub fn kind(self) -> Option<FacetKind> {
+        match self {
+            Dimension::RootCause => Some(FacetKind::RootCause),
+            Dimension::Component => Some(FacetKind::Component),
+            Dimension::Symptom => Some(FacetKind::Symptom),
+            Dimension::ContributingFactor => Some(FacetKind::ContributingFactor),
+            Dimension::Year => None,
+        }
+    }
+
+    /// The label shown: "Root cause", ..., "Year".
+    pub fn label(self) -> &'static str {
+        self.kind().map_or("Year", FacetKind::label)
+    }
+
+    /// The machine name, as saved in the session file.
+    pub fn key(self) -> &'static str {
+        self.kind().map_or("year", FacetKind::key)
+    }
+
+    /// The dimension with this [`Dimension::key`].
+    pub fn from_key(key: &str) -> Option<Dimension> {
+        Dimension::ALL.into_iter().find(|d| d.key() == key)
+    }
+
+    /// Position in [`Dimension::ALL`].
+    pub fn index(self) -> usize {
+        Dimension::ALL.iter().position(|d| *d == self).unwrap_or(0)
+    }
+}
+
+/// Counts per value for each [`Dimension`]: most cases first (years newest first).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    counts: [Vec<(String, usize)>; 5],
+}
+
+impl Breakdown {
+    /// The counts for one dimension, in the order shown.
+    pub fn of(&self, dimension: Dimension) -> &[(String, usize)] {
+        &self.counts[dimension.index()]
+    }
+
+    /// Set the counts for one dimension, in the order they are to be shown.
+    pub fn set(&mut self, dimension: Dimension, counts: Vec<(String, usize)>) {
+        self.counts[dimension.index()] = counts;
+    }
+}
+
+/// The answer to a [`Request`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Response {
+    /// The request's generation.
+    pub generation: u64,
+    /// The request's offset: `hits[0]` is result number `offset`.
+    pub offset: usize,
+    /// How many cases match in all.
+    pub total: usize,
+    /// The window of results: indices into `Library::cases`, best first.
+    pub hits: Vec<usize>,
+    /// Suggested filters, best first.
+    pub suggestions: Vec<Suggestion>,
+    /// "These N cases involve A and B".
+    pub summary: String,
+    /// Counts by each dimension over the matching cases.
+    pub breakdown: Breakdown,
+    /// What is wrong with the query (an unknown inline filter value), if anything.
+    pub error: Option<String>,
+    /// How long the search took.
+    pub elapsed: Duration,
+}
+
+/// The search engine over one library, built once; or why it could not be built.
+pub struct Searcher {
+    engine: std::result::Result<Engine, String>,
+}
+
+impl Searcher {
+    /// Build the engine for `library`.
+    pub fn new(library: Arc<Library>) -> Searcher {
+        Searcher { engine: Engine::new(library).map_err(|e| e.to_string()) }
+    }
+
+    /// Answer one request.
+    pub fn run(&self, request: &Request) -> Response {
+        let started = Instant::now();
+        let engine = match &self.engine {
+            Ok(engine) => engine,
+            Err(why) => {
+                return Response {
+                    generation: request.generation,
+                    offset: request.offset,
+                    error: Some(format!("search is unavailable: {why}")),
+                    ..Response::default()
+                };
+            }
+        };
+        let found = engine.search(&search::Request {
+            input: &request.input,
+            filters: &request.filters,
+            offset: request.offset,
+            limit: request.limit,
+            inline_syntax: true,
+        });
+        let mut breakdown = Breakdown::default();
+        for dimension in Dimension::ALL {
+            let counts = match dimension.kind() {
+                Some(kind) => found.breakdown.of(kind),
+                None => &found.breakdown.year,
+            };
+            breakdown.set(dimension, counts.iter().map(|c| (c.value.clone(), c.count)).collect());
+        }
+        let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
+        Response {
+            generation: request.generation,
+            offset: found.offset,
+            total: found.total,
+            hits: found.hits.iter().map(|h| h.index).collect(),
+            suggestions: found
+                .suggestions
+                .into_iter()
+                .map(|s| Suggestion { kind: s.kind, value: s.value, count: s.count, matched: s.matched })
+                .collect(),
+            summary: found.summary,
+            breakdown,
+            error: (!errors.is_empty()).then(|| errors.join("; ")),
+            elapsed: started.elapsed(),
+        }
+    }
+}
+
+/// Start the worker: it builds the engine, then answers requests from the returned sender with
+/// `reply(response)`, always the newest request first and never an overtaken one. It stops
+/// when the sender is dropped or `reply` returns false.
+pub fn spawn(
+    library: Arc<Library>,
+    reply: impl Fn(Response) -> bool + Send + 'static,
+) -> std::io::Result<mpsc::Sender<Request>> {
+    let (tx, rx) = mpsc::channel::<Request>();
+    std::thread::Builder::new().name("incidex-search".into()).spawn(move || {
+        let searcher = Searcher::new(library);
+        while let Ok(mut request) = rx.recv() {
+            // Requests that arrived while the last search ran are overtaken by the newest.
+            while let Ok(newer) = rx.try_recv() {
+                request = newer;
+            }
+            if !reply(searcher.run(&request)) {
+                break;
+            }
+        }
+    })?;
+    Ok(tx)
+}

@@ -1,0 +1,282 @@
+//! Whole-screen snapshots of the terminal UI (ratatui's `TestBackend` + insta) over the small
+//! fixture library in `tests/fixtures/tui`, with its own taxonomy, so the bundled library can
+//! grow without churning them. Searches run synchronously through the real search worker code.
+
+use std::{path::Path, sync::Arc};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use incidex::{
+    corpus::{Library, LoadOptions},
+    taxonomy::Taxonomy,
+    theme::{ColorDepth, Theme},
+    tui::{
+        app::{App, Effect, Options},
+        event::Msg,
+        style::Styles,
+        ui,
+        worker::Searcher,
+    },
+};
+use ratatui::{Terminal, backend::TestBackend, buffer::Buffer, style::Modifier};
+
+fn library() -> Arc<Library> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui");
+    let mut library = Library::load(&LoadOptions { bundled: false, dirs: vec![dir.clone()] });
+    let text = std::fs::read_to_string(dir.join("taxonomy.toml")).unwrap();
+    library.taxonomy = Taxonomy::parse("taxonomy.toml", &text).0;
+    Arc::new(library)
+}
+
+/// The UI, its searcher and a theme, driven without a terminal.
+struct Harness {
+    app: App,
+    searcher: Searcher,
+    styles: Styles,
+}
+
+impl Harness {
+    fn new(width: u16, height: u16) -> Harness {
+        Harness::with_theme(width, height, "default")
+    }
+
+    fn with_theme(width: u16, height: u16, theme: &str) -> Harness {
+        let library = library();
+        let searcher = Searcher::new(library.clone());
+        let (app, effects) = App::new(library, (width, height), Options::default());
+        let styles = Styles::new(&Theme::bundled(theme).unwrap(), ColorDepth::TrueColor);
+        let mut h = Harness { app, searcher, styles };
+        h.run(effects);
+        h
+    }
+
+    /// Run effects, answering searches at once, until none is left.
+    fn run(&mut self, mut effects: Vec<Effect>) {
+        while let Some(effect) = effects.pop() {
+            if let Effect::Search(request) = effect {
+                let response = self.searcher.run(&request);
+                effects.extend(self.app.update(Msg::Searched(Box::new(response))));
+            }
+        }
+    }
+
+    fn send(&mut self, msg: Msg) -> &mut Self {
+        let effects = self.app.update(msg);
+        self.run(effects);
+        self
+    }
+
+    fn key(&mut self, code: KeyCode) -> &mut Self {
+        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    }
+
+    fn alt(&mut self, code: KeyCode) -> &mut Self {
+        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::ALT)))
+    }
+
+    fn typed(&mut self, text: &str) -> &mut Self {
+        for c in text.chars() {
+            self.key(KeyCode::Char(c));
+        }
+        self
+    }
+
+    fn resize(&mut self, width: u16, height: u16) -> &mut Self {
+        self.send(Msg::Resize(width, height))
+    }
+
+    fn buffer(&self) -> Buffer {
+        let (w, h) = self.app.size;
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        terminal.draw(|f| ui::render(f, &self.app, &self.styles)).unwrap();
+        terminal.backend().buffer().clone()
+    }
+
+    /// The screen as text.
+    fn screen(&self) -> String {
+        text(&self.buffer(), false)
+    }
+
+    /// The screen as text, each row followed by a row marking reversed (`r`), bold (`b`) and
+    /// underlined (`u`) cells, when it has any: what the mono theme shows instead of colour.
+    fn screen_with_attributes(&self) -> String {
+        text(&self.buffer(), true)
+    }
+}
+
+fn text(buf: &Buffer, attributes: bool) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut row = String::new();
+        let mut marks = String::new();
+        let mut skip = 0;
+        for x in 0..buf.area.width {
+            let cell = &buf[(x, y)];
+            let m = cell.modifier;
+            let mark = if m.contains(Modifier::REVERSED) {
+                'r'
+            } else if m.contains(Modifier::BOLD) {
+                'b'
+            } else if m.contains(Modifier::UNDERLINED) {
+                'u'
+            } else {
+                ' '
+            };
+            marks.push(mark);
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            row.push_str(cell.symbol());
+            skip = unicode_width::UnicodeWidthStr::width(cell.symbol()).saturating_sub(1);
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+        if attributes && !marks.trim().is_empty() {
+            out.push_str(&format!("{}\n", marks.trim_end()));
+        }
+    }
+    out
+}
+
+#[test]
+fn empty_query_80x24() {
+    insta::assert_snapshot!(Harness::new(80, 24).screen());
+}
+
+#[test]
+fn a_sentence_with_suggestions() {
+    let mut h = Harness::new(80, 24);
+    h.typed("job hung at the checkpoint");
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn a_typo() {
+    let mut h = Harness::new(80, 24);
+    h.typed("chekpoint");
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn an_unknown_inline_value_is_shown_as_an_error() {
+    let mut h = Harness::new(80, 24);
+    h.typed("component:flux");
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn a_filter_applied() {
+    let mut h = Harness::new(80, 24);
+    h.typed("job hung at the checkpoint").alt(KeyCode::Enter);
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn a_negated_filter() {
+    let mut h = Harness::new(80, 24);
+    h.typed("hung").key(KeyCode::Tab).key(KeyCode::Char('-'));
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn a_case_open() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::Enter).key(KeyCode::Enter);
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn a_case_scrolled_with_a_facet_value_highlighted() {
+    let mut h = Harness::new(100, 30);
+    h.key(KeyCode::Enter).key(KeyCode::Enter).key(KeyCode::Right).key(KeyCode::Right).key(KeyCode::Right);
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn the_breakdown() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::Enter).key(KeyCode::Char('v'));
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn the_help_overlay() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::F(1));
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn the_facet_picker() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::Esc).key(KeyCode::Char('3')).typed("h");
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn usable_at_60x16() {
+    let mut h = Harness::new(60, 16);
+    h.typed("hung");
+    insta::assert_snapshot!("60x16_list", h.screen());
+    h.key(KeyCode::Enter).key(KeyCode::Enter);
+    insta::assert_snapshot!("60x16_case", h.screen());
+}
+
+#[test]
+fn wide_at_160x40() {
+    let mut h = Harness::new(160, 40);
+    h.key(KeyCode::Enter);
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn too_small() {
+    insta::assert_snapshot!("39x10", Harness::new(39, 10).screen());
+    insta::assert_snapshot!("1x1", Harness::new(1, 1).screen());
+}
+
+#[test]
+fn the_mono_theme_shows_focus_and_selection_without_colour() {
+    let mut h = Harness::with_theme(80, 24, "mono");
+    h.typed("hung").key(KeyCode::Enter);
+    let screen = h.screen_with_attributes();
+    for cell in h.buffer().content() {
+        assert_eq!(cell.fg, ratatui::style::Color::Reset, "mono draws no colour");
+        assert_eq!(cell.bg, ratatui::style::Color::Reset, "mono draws no colour");
+    }
+    assert!(screen.contains("rrrrrrrrrr"), "the selected case is reversed:\n{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn no_control_character_reaches_the_screen() {
+    let mut h = Harness::new(120, 40);
+    h.typed("stuck").key(KeyCode::Enter).key(KeyCode::End).key(KeyCode::Enter);
+    let screen = h.screen();
+    assert!(screen.contains("日本語"), "{screen}");
+    assert!(screen.contains('\u{241b}'), "ESC shown as ␛: {screen}");
+    assert!(!screen.chars().any(|c| incidex::text::is_unsafe_char(c) && c != '\n'), "{screen}");
+}
+
+#[test]
+fn every_size_and_state_renders_without_panicking() {
+    let mut h = Harness::new(80, 24);
+    h.typed("hung checkpoint").alt(KeyCode::Enter).key(KeyCode::Enter);
+    let states: [&[KeyCode]; 5] = [
+        &[],
+        &[KeyCode::Enter],
+        &[KeyCode::Char('v')],
+        &[KeyCode::F(1)],
+        &[KeyCode::Esc, KeyCode::Esc, KeyCode::Esc, KeyCode::Char('f')],
+    ];
+    for keys in states {
+        for &k in keys {
+            h.key(k);
+        }
+        for (w, height) in (0..=130).step_by(3).flat_map(|w| (0..=45).step_by(4).map(move |h| (w, h))) {
+            h.resize(w, height);
+            let buf = h.buffer();
+            assert_eq!(buf.area.width, w);
+        }
+    }
+}

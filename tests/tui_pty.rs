@@ -1,0 +1,381 @@
+//! The real binary in a pseudo-terminal: what whole-screen snapshots cannot show. Start-up,
+//! keystrokes end to end, the terminal given back on quit, hang-up and SIGTERM ending the
+//! process within a second, Ctrl-Z, NO_COLOR, `--resume`, an unwritable state directory.
+//!
+//! Output is fed to a terminal emulator (vt100) so the tests read the screen as a person would
+//! and can ask whether the alternate screen, the hidden cursor and bracketed paste were undone.
+
+use std::{
+    io::{Read, Write},
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui")
+}
+
+struct Session {
+    child: Box<dyn Child + Send + Sync>,
+    master: Option<Box<dyn MasterPty + Send>>,
+    writer: Option<Box<dyn Write + Send>>,
+    screen: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    _home: Option<tempfile::TempDir>,
+}
+
+struct Launch<'a> {
+    size: (u16, u16),
+    args: &'a [&'a str],
+    env: &'a [(&'a str, &'a str)],
+    /// The directory for $XDG_STATE_HOME and $XDG_CONFIG_HOME; a fresh one when `None`.
+    home: Option<&'a Path>,
+    /// Stop reading (and let go of the pty) once the screen shows this.
+    read_until: Option<&'a str>,
+}
+
+impl Default for Launch<'_> {
+    fn default() -> Self {
+        Launch { size: (100, 30), args: &[], env: &[], home: None, read_until: None }
+    }
+}
+
+fn launch(l: Launch) -> Session {
+    let pty = native_pty_system()
+        .openpty(PtySize { rows: l.size.1, cols: l.size.0, pixel_width: 0, pixel_height: 0 })
+        .expect("a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_incidex"));
+    cmd.args(["--no-bundled", "--data"]);
+    cmd.arg(fixtures());
+    cmd.args(l.args);
+    let own_home = l.home.is_none().then(|| tempfile::tempdir().unwrap());
+    let home = l.home.or(own_home.as_ref().map(|d| d.path())).unwrap().to_path_buf();
+    cmd.env("XDG_STATE_HOME", home.join("state"));
+    cmd.env("XDG_CONFIG_HOME", home.join("config"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env_remove("NO_COLOR");
+    cmd.env_remove("COLORTERM");
+    for (k, v) in l.env {
+        cmd.env(k, v);
+    }
+    let child = pty.slave.spawn_command(cmd).expect("incidex starts");
+    drop(pty.slave);
+    let nonzero = |n: u16| std::num::NonZeroU16::new(n).expect("a size above zero");
+    let screen = Arc::new(Mutex::new(vt100::Parser::new(nonzero(l.size.1), nonzero(l.size.0), 0)));
+    let raw = Arc::new(Mutex::new(Vec::new()));
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let writer = pty.master.take_writer().unwrap();
+    {
+        let (screen, raw) = (screen.clone(), raw.clone());
+        let until = l.read_until.map(str::to_string);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                raw.lock().unwrap().extend_from_slice(&buf[..n]);
+                let mut parser = screen.lock().unwrap();
+                parser.process(&buf[..n]);
+                if until.as_deref().is_some_and(|u| parser.screen().contents().contains(u)) {
+                    break;
+                }
+            }
+        });
+    }
+    Session { child, master: Some(pty.master), writer: Some(writer), screen, raw, _home: own_home }
+}
+
+impl Session {
+    fn send(&mut self, bytes: &[u8]) {
+        let w = self.writer.as_mut().unwrap();
+        w.write_all(bytes).unwrap();
+        w.flush().unwrap();
+    }
+
+    fn typed(&mut self, text: &str) {
+        for c in text.chars() {
+            self.send(c.to_string().as_bytes());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// Wait until the screen satisfies `pred`; panic with the screen when it does not in time.
+    fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        while start.elapsed() < TIMEOUT {
+            if pred(self.screen.lock().unwrap().screen()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("timed out waiting for {what}; the screen:\n{}", self.contents());
+    }
+
+    fn wait_text(&self, text: &str) {
+        self.wait_for(text, |s| s.contents().contains(text));
+    }
+
+    /// Wait for the process to end; its exit status and how long it took.
+    fn wait_exit(&mut self, limit: Duration) -> Option<(portable_pty::ExitStatus, Duration)> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some((status, start.elapsed()));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+
+    fn pid(&self) -> i32 {
+        self.child.process_id().expect("a pid") as i32
+    }
+
+    /// The terminal as the program left it: normal screen, cursor shown, no bracketed paste,
+    /// no mouse reporting, and the line discipline back in cooked mode with echo.
+    fn assert_restored(&self) {
+        // Let the reader thread take in the last bytes.
+        std::thread::sleep(Duration::from_millis(100));
+        let parser = self.screen.lock().unwrap();
+        let s = parser.screen();
+        assert!(!s.alternate_screen(), "still on the alternate screen");
+        assert!(!s.hide_cursor(), "cursor still hidden");
+        assert!(!s.bracketed_paste(), "bracketed paste still on");
+        assert_eq!(s.mouse_protocol_mode(), vt100::MouseProtocolMode::None, "mouse still captured");
+        // On Linux the master reports the line discipline the program set on its side.
+        let fd = self.master.as_ref().unwrap().as_raw_fd().expect("a master fd");
+        let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
+        assert!(
+            termios.c_lflag & libc::ICANON != 0 && termios.c_lflag & libc::ECHO != 0,
+            "raw mode left on: lflag {:#o}",
+            termios.c_lflag
+        );
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+#[test]
+fn type_apply_a_suggestion_open_a_case_and_quit() {
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to 6 of 6");
+    s.typed("job hung at the checkpoint");
+    s.wait_for("a suggested filter", |screen| {
+        screen.contents().lines().any(|l| l.starts_with("Suggested: ") && l.contains("Hang"))
+    });
+    // Alt-Enter: ESC then CR.
+    s.send(b"\x1b\r");
+    s.wait_for("an applied filter", |screen| screen.contents().contains("Applied: ["));
+    s.send(b"\r");
+    s.send(b"\r");
+    s.wait_text("Symptoms");
+    s.wait_text("Detection");
+    s.send(b"q");
+    let (status, _) = s.wait_exit(TIMEOUT).expect("q quits");
+    assert!(status.success(), "{status:?}");
+    s.assert_restored();
+}
+
+#[test]
+fn hanging_up_the_terminal_ends_the_process_within_a_second() {
+    let mut s = launch(Launch { read_until: Some("Cases 1 to"), ..Launch::default() });
+    s.wait_text("Cases 1 to");
+    // Close every handle on the pty's master side: the kernel hangs the terminal up.
+    s.writer = None;
+    s.master = None;
+    let exited = s.wait_exit(Duration::from_secs(1));
+    assert!(exited.is_some(), "still running a second after the hang-up");
+}
+
+#[test]
+fn sighup_ends_the_process_within_a_second() {
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    unsafe { libc::kill(s.pid(), libc::SIGHUP) };
+    assert!(s.wait_exit(Duration::from_secs(1)).is_some(), "still running a second after SIGHUP");
+}
+
+#[test]
+fn sigterm_ends_the_process_within_a_second_and_restores_the_terminal() {
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    unsafe { libc::kill(s.pid(), libc::SIGTERM) };
+    let exited = s.wait_exit(Duration::from_secs(1));
+    assert!(exited.is_some(), "still running a second after SIGTERM");
+    s.assert_restored();
+}
+
+#[test]
+fn ctrl_c_quits_from_the_search_box() {
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    s.typed("abc");
+    s.send(b"\x03");
+    assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
+    s.assert_restored();
+}
+
+#[test]
+fn ctrl_z_gives_the_terminal_back_and_redraws_on_return() {
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    let before = s.raw.lock().unwrap().len();
+    // Without a job-control shell the stop is ignored by the kernel (an orphaned process
+    // group), so the program comes straight back: it must leave and re-enter the alternate
+    // screen and draw everything again.
+    s.send(b"\x1a");
+    s.wait_for("a redraw", |_| {
+        let raw = s.raw.lock().unwrap();
+        let after = String::from_utf8_lossy(&raw[before..]).to_string();
+        after.contains("\x1b[?1049l") && after.contains("\x1b[?1049h") && after.contains("Cases 1 to")
+    });
+    s.wait_text("Cases 1 to");
+    s.send(b"\x03");
+    assert!(s.wait_exit(TIMEOUT).is_some());
+    s.assert_restored();
+}
+
+#[test]
+fn no_color_draws_without_colour_and_the_selection_in_reverse() {
+    let mut s = launch(Launch { env: &[("NO_COLOR", "1")], ..Launch::default() });
+    s.wait_text("Cases 1 to");
+    s.send(b"\x1b");
+    std::thread::sleep(Duration::from_millis(200));
+    let raw = String::from_utf8_lossy(&s.raw.lock().unwrap()).to_string();
+    for sgr in sgr_sequences(&raw) {
+        let colour = sgr
+            .split(';')
+            .filter_map(|p| p.parse::<u16>().ok())
+            .any(|p| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107));
+        assert!(!colour, "a colour sequence under NO_COLOR: ESC[{sgr}m");
+    }
+    s.wait_for("a reversed selection", |screen| {
+        (0..30).any(|row| (0..100).any(|col| screen.cell(row, col).is_some_and(|c| c.inverse())))
+    });
+}
+
+/// The parameters of every SGR sequence (`ESC [ params m`) in `raw`.
+fn sgr_sequences(raw: &str) -> Vec<&str> {
+    raw.split("\x1b[")
+        .skip(1)
+        .filter_map(|rest| {
+            let end = rest.find(|c: char| !(c.is_ascii_digit() || c == ';'))?;
+            (rest[end..].starts_with('m')).then(|| &rest[..end])
+        })
+        .collect()
+}
+
+#[test]
+fn resume_brings_back_the_query_filters_and_selection() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = launch(Launch { home: Some(home.path()), ..Launch::default() });
+    s.wait_text("Cases 1 to");
+    s.typed("hung");
+    s.wait_text("Suggested: Symptom: Hang");
+    s.send(b"\x1b\r");
+    s.wait_text("Applied: [");
+    s.send(b"\r");
+    s.send(b"j");
+    let file = home.path().join("state/incidex/session.json");
+    let start = Instant::now();
+    let saved = loop {
+        let saved = std::fs::read_to_string(&file).unwrap_or_default();
+        let json: serde_json::Value = serde_json::from_str(&saved).unwrap_or_default();
+        if json["query"] == "hung"
+            && json["filters"].as_array().is_some_and(|f| f.len() == 1)
+            && json["selected"].is_string()
+        {
+            break json;
+        }
+        assert!(start.elapsed() < TIMEOUT, "the session is kept as it changes: {saved}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // The connection drops: no clean quit.
+    unsafe { libc::kill(s.pid(), libc::SIGKILL) };
+    let _ = s.wait_exit(TIMEOUT);
+    let resumed = launch(Launch { home: Some(home.path()), args: &["--resume"], ..Launch::default() });
+    resumed.wait_text("› hung");
+    resumed.wait_text("Applied: [");
+    // The case pane shows the selected case's id, which the list does not.
+    let id = saved["selected"].as_str().unwrap();
+    resumed.wait_text(id);
+}
+
+#[test]
+fn an_unwritable_state_directory_is_a_warning_not_a_failure() {
+    let blocker = tempfile::NamedTempFile::new().unwrap();
+    let path = blocker.path().to_str().unwrap().to_string();
+    let mut s = launch(Launch { env: &[("XDG_STATE_HOME", &path)], ..Launch::default() });
+    s.wait_text("Cases 1 to");
+    s.typed("hung");
+    s.wait_text("cannot keep the session for --resume");
+    s.send(b"\x03");
+    assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()), "{}", s.contents());
+}
+
+/// User and system CPU time of a process so far, in clock ticks.
+fn cpu_ticks(pid: i32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name (which may hold spaces) start after the last ')'.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[test]
+fn idle_means_no_output_and_no_cpu() {
+    let s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    std::thread::sleep(Duration::from_millis(300));
+    let before = s.raw.lock().unwrap().len();
+    let ticks = cpu_ticks(s.pid());
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(s.raw.lock().unwrap().len(), before, "an idle UI writes nothing");
+    let used = cpu_ticks(s.pid()) - ticks;
+    assert!(used <= 2, "an idle UI used {used} clock ticks of CPU in a second");
+}
+
+#[test]
+fn a_storm_of_resizes_ends_in_one_good_frame() {
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    let sizes = [(1, 1), (20, 5), (39, 9), (40, 10), (200, 60), (60, 16), (3, 80), (120, 2)];
+    let master = s.master.as_ref().unwrap();
+    for i in 0..200 {
+        let (cols, rows) = sizes[i % sizes.len()];
+        master.resize(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 }).unwrap();
+    }
+    master.resize(PtySize { rows: 28, cols: 90, pixel_width: 0, pixel_height: 0 }).unwrap();
+    s.screen
+        .lock()
+        .unwrap()
+        .screen_mut()
+        .set_size(std::num::NonZeroU16::new(28).unwrap(), std::num::NonZeroU16::new(90).unwrap());
+    // The last size is drawn in full once things settle (force a frame with a harmless key).
+    std::thread::sleep(Duration::from_millis(300));
+    s.send(b"\x1b[C");
+    s.wait_for("a frame at 90x28", |screen| {
+        let text = screen.contents();
+        text.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("┌ Search") && l.ends_with('┐') && l.chars().count() == 90)
+            && text.contains("Cases 1 to")
+    });
+    assert!(s.child.try_wait().unwrap().is_none(), "still running");
+    s.send(b"\x03");
+    assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
+}
