@@ -71,7 +71,7 @@ fn run(cli: Cli) -> incidex::Result<()> {
                 ) => {
                     unreachable!("handled above")
                 }
-                None => incidex::tui::run(&settings, opened.library),
+                None => incidex::tui::run(&settings, opened.library, opened.index),
             }
         }
     };
