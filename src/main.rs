@@ -67,11 +67,11 @@ fn run(cli: Cli) -> incidex::Result<()> {
                     commands::triage::run(args, opened.into_engine()?, &mut std::io::stdin().lock(), &mut out)
                 }
                 Some(
-                    Command::Check(_) | Command::Completions(_) | Command::Template | Command::Themes(_),
+                    Command::Check(_) | Command::Completions(_) | Command::Themes(_) | Command::Template,
                 ) => {
                     unreachable!("handled above")
                 }
-                None => incidex::tui::run(&settings, opened.library),
+                None => incidex::tui::run(&settings, opened.library, opened.index),
             }
         }
     };

@@ -268,6 +268,7 @@ pub(crate) mod tests {
             scale: None,
             symptoms: String::new(),
             trigger: None,
+            root_cause: None,
             detection: String::new(),
             remediation: Vec::new(),
             action_items: Vec::new(),
