@@ -366,7 +366,6 @@ pub fn generate(taxonomy: &Taxonomy, n: usize, seed: u64) -> Vec<Case> {
                     .then(|| format!("{} GPUs in {} nodes", 8 << rng.below(10), rng.between(1, 512))),
                 symptoms: words.prose(&mut rng, 400),
                 trigger: (rng.below(20) != 0).then(|| words.prose(&mut rng, 210)),
-                root_cause: None,
                 detection: words.prose(&mut rng, 160),
                 remediation,
                 action_items,

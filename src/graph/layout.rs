@@ -66,9 +66,10 @@ pub struct Placed {
 }
 
 /// Which node of a [`Layout`]: the centre, or an index into the inner or outer ring as asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Slot {
     /// The centre.
+    #[default]
     Centre,
     /// The inner ring's node at this index of the request.
     Inner(usize),
@@ -265,12 +266,14 @@ fn place(
     let ry_o = cy.min(h - 1 - cy);
     let label_room = (w / 5).clamp(8, 28);
     let rx_o = (w - cx - 3 - label_room).max(4);
-    let rx_i = (rx_o / 2).max(3);
 
     // Inner ring: evenly spaced, the first half down the right side, the rest up the left.
     let n = inner.len();
     let right_n = n.div_ceil(2);
     let ry_i = ((ry_o + 1) / 2).max(right_n.div_ceil(2) as i32).min(ry_o);
+    // Round where there is room (a cell is about twice as tall as wide), never inside half the
+    // outer ring nor closer than four columns to it.
+    let rx_i = (rx_o / 2).max((2 * ry_i).min(rx_o - 4)).max(3);
     let positions: Vec<f64> = (0..n).map(|i| inner_position(i, n)).collect();
     let right_rows = rows_for(&positions[..right_n], ry_i, cy, &[])?;
     let mut left_rows = rows_for(&positions[right_n..], ry_i, cy, &[])?;

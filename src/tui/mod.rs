@@ -13,6 +13,8 @@
 pub mod app;
 pub mod doc;
 pub mod event;
+pub mod export;
+pub mod graph_view;
 pub mod input;
 pub mod keymap;
 pub mod layout;
@@ -33,6 +35,7 @@ use ratatui::{Terminal, backend::CrosstermBackend, layout::Rect};
 use self::{
     app::{App, Effect, Options},
     event::Msg,
+    export::{Job, Outcome},
     style::Styles,
     terminal::TerminalGuard,
 };
@@ -40,6 +43,7 @@ use crate::{
     config::Settings,
     corpus::Library,
     error::{Error, Result},
+    osc52,
     search::index::CaseIndex,
     theme::{self, ColorDepth},
 };
@@ -102,7 +106,7 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
     };
     drop(tx);
 
-    let options = Options { mouse: settings.mouse, resume, note };
+    let options = Options { mouse: settings.mouse, resume, note, date: crate::commands::checklist::today() };
     let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
     let mut searched_at = Instant::now();
     let mut force_draw = false;
@@ -138,6 +142,38 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
                         let _ = session::save(path, &session);
                     }
                     return Ok(());
+                }
+                Effect::Export(Job::Print { text }) => {
+                    if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
+                        let _ = session::save(path, &session);
+                    }
+                    // Give the terminal back first, so the text lands in the shell's scrollback.
+                    drop(terminal);
+                    drop(guard);
+                    return print_checklist(&text);
+                }
+                Effect::Export(Job::Save { path, text, overwrite }) => {
+                    let outcome = match crate::export::write_file(&path, text.as_bytes(), overwrite) {
+                        Ok(()) => Outcome::Saved(path),
+                        Err(crate::export::ExportError::Exists(path)) => Outcome::Exists(path),
+                        Err(e) => Outcome::Failed(e.to_string()),
+                    };
+                    app.export_finished(outcome);
+                }
+                Effect::Export(Job::Copy { text }) => {
+                    let outcome = match osc52::encode(text.as_bytes(), osc52::Passthrough::from_env()) {
+                        Ok(bytes) => {
+                            let backend = terminal.backend_mut();
+                            match std::io::Write::write_all(backend, &bytes)
+                                .and_then(|()| std::io::Write::flush(backend))
+                            {
+                                Ok(()) => Outcome::Copied,
+                                Err(e) => Outcome::Failed(format!("cannot write to the terminal: {e}")),
+                            }
+                        }
+                        Err(too_large) => Outcome::Failed(too_large.to_string()),
+                    };
+                    app.export_finished(outcome);
                 }
             }
         }
@@ -177,6 +213,16 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
         let Ok(msg) = rx.recv() else { return Ok(()) };
         effects = app.update(msg);
         drain(&rx, &mut app, &mut effects);
+    }
+}
+
+/// Print an exported checklist to stdout after the UI has closed; a closed pipe is not an error.
+fn print_checklist(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::io("<stdout>", e)),
+        _ => Ok(()),
     }
 }
 
