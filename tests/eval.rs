@@ -16,11 +16,11 @@ use incidex::{
     search::{Engine, index::Tuning},
 };
 
-/// hit@3 must not fall below this (0.961 measured over 129 sentences when it was set; the margin
+/// hit@3 must not fall below this (0.974 measured over 155 sentences when it was set; the margin
 /// leaves room for new cases that compete for the same sentences).
-const HIT_AT_3_FLOOR: f64 = 0.93;
-/// Mean reciprocal rank must not fall below this (0.947 measured when it was set).
-const MRR_FLOOR: f64 = 0.91;
+const HIT_AT_3_FLOOR: f64 = 0.94;
+/// Mean reciprocal rank must not fall below this (0.951 measured when it was set).
+const MRR_FLOOR: f64 = 0.92;
 
 #[test]
 fn search_quality_holds_its_floor() {

@@ -379,3 +379,16 @@ fn a_storm_of_resizes_ends_in_one_good_frame() {
     s.send(b"\x03");
     assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
 }
+
+#[test]
+fn with_mouse_a_click_selects_a_case_and_capture_ends_on_quit() {
+    let mut s = launch(Launch { args: &["--mouse"], ..Launch::default() });
+    s.wait_text("Cases 1 to 6 of 6");
+    s.wait_for("mouse reporting on", |screen| screen.mouse_protocol_mode() != vt100::MouseProtocolMode::None);
+    // At 100x30 the list starts on row 6 (1-based), two rows per case: click the third case.
+    s.send(b"\x1b[<0;5;11M\x1b[<0;5;11m");
+    s.wait_text("xid-79");
+    s.send(b"q");
+    assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
+    s.assert_restored();
+}

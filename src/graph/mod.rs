@@ -273,6 +273,7 @@ pub(crate) mod tests {
             scale: None,
             symptoms: String::new(),
             trigger: None,
+            root_cause: None,
             detection: String::new(),
             remediation: Vec::new(),
             action_items: Vec::new(),
@@ -281,6 +282,7 @@ pub(crate) mod tests {
             sources: Vec::new(),
             impact: None,
             timeline: None,
+            root_cause: None,
             provenance: Provenance { path: format!("{id}.toml"), bundled: false },
         }
     }

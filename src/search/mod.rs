@@ -16,6 +16,7 @@ pub mod breakdown;
 pub mod caseset;
 pub mod catalog;
 pub mod index;
+pub mod infer;
 pub mod query;
 pub mod suggest;
 pub mod typo;
@@ -142,6 +143,14 @@ impl Engine {
         Ok(Engine { library, catalog, index, suggester, tuning })
     }
 
+    /// [`Engine::new`] over an index built already for `library`'s cases (opened from the
+    /// on-disk cache: see `crate::cache`).
+    pub fn with_index(library: Arc<Library>, index: CaseIndex) -> Engine {
+        let catalog = Catalog::new(&library);
+        let suggester = Suggester::new(&library.taxonomy, &catalog);
+        Engine { library, catalog, index, suggester, tuning: index::Tuning::default() }
+    }
+
     /// The library searched.
     pub fn library(&self) -> &Arc<Library> {
         &self.library
@@ -167,9 +176,48 @@ impl Engine {
         let mut errors = parsed.errors;
         let filters = merge(request.filters, &parsed.filters);
         let allowed = self.catalog.filter(&filters);
-
         let found = self.suggester.find(&parsed.text, &|w| self.index.is_known(w));
-        let words = self.index.words(&parsed.text);
+        let (ranked, results) = match self.rank(&parsed.text, &found, &allowed) {
+            Ok(Some(results)) => (true, results),
+            Ok(None) => (false, unranked(&allowed)),
+            Err(e) => {
+                errors.push(QueryError { span: 0..0, message: e.to_string(), nearest: Vec::new() });
+                (false, unranked(&allowed))
+            }
+        };
+        let mut result_set = CaseSet::empty(self.catalog.len());
+        for &(i, _) in &results {
+            result_set.insert(i as usize);
+        }
+        let total = results.len();
+        let hits = self.page(results, request.offset, request.limit, ranked);
+        let suggestions = self.suggestions(found, &filters, &result_set);
+        let breakdown = breakdown::breakdown(&self.catalog, &result_set);
+        let summary = breakdown::summary(total, &breakdown);
+        Response {
+            text: parsed.text,
+            filters,
+            inline: parsed.filters,
+            errors,
+            ranked,
+            total,
+            offset: request.offset,
+            hits,
+            suggestions,
+            summary,
+            breakdown,
+        }
+    }
+
+    /// Every allowed case matching `text`, with its score, in no order; `None` when `text` has
+    /// no word to search for. The values `found` in the text widen the query.
+    fn rank(
+        &self,
+        text: &str,
+        found: &[suggest::Found],
+        allowed: &CaseSet,
+    ) -> Result<Option<Vec<(u32, f32)>>> {
+        let words = self.index.words(text);
         let expansions: Vec<index::Expansion<'_>> = found
             .iter()
             .map(|f| {
@@ -181,42 +229,42 @@ impl Engine {
                 }
             })
             .collect();
-        let query = self.index.query(&words, &expansions, &self.tuning);
-
-        // (case, score) for every result, then the page in order.
-        let (ranked, mut results): (bool, Vec<(u32, f32)>) = match &query {
-            Some(q) => match self.index.run(q.as_ref(), &|i| allowed.contains(i)) {
-                Ok(hits) => (true, hits),
-                Err(e) => {
-                    errors.push(QueryError { span: 0..0, message: e.to_string(), nearest: Vec::new() });
-                    (false, unranked(&allowed))
-                }
-            },
-            None => (false, unranked(&allowed)),
-        };
-        let mut result_set = CaseSet::empty(self.catalog.len());
-        for &(i, _) in &results {
-            result_set.insert(i as usize);
+        match self.index.query(&words, &expansions, &self.tuning) {
+            Some(q) => self.index.run(q.as_ref(), &|i| allowed.contains(i)).map(Some),
+            None => Ok(None),
         }
-        let total = results.len();
-        let end = request.offset.saturating_add(request.limit).min(total);
+    }
+
+    /// The page `offset..offset + limit` of `results` in order: score, then library order
+    /// (newest first, then id). Only the cases up to the page's end are sorted.
+    fn page(&self, mut results: Vec<(u32, f32)>, offset: usize, limit: usize, ranked: bool) -> Vec<Hit> {
+        let end = offset.saturating_add(limit).min(results.len());
         let by_rank = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if end > 0 && end < total {
+        if end > 0 && end < results.len() {
             results.select_nth_unstable_by(end - 1, by_rank);
             results.truncate(end);
         }
         results.sort_by(by_rank);
-        let hits: Vec<Hit> = results
+        results
             .iter()
-            .skip(request.offset)
-            .take(request.limit)
+            .skip(offset)
+            .take(limit)
             .map(|&(i, score)| Hit {
                 index: i as usize,
                 id: self.library.cases[i as usize].id.clone(),
                 score: ranked.then_some(score),
             })
-            .collect();
+            .collect()
+    }
 
+    /// The values found, less those already applied or negated, with what each would leave of
+    /// the results (none that would leave nothing); strongest first, then most cases.
+    fn suggestions(
+        &self,
+        found: Vec<suggest::Found>,
+        filters: &Filters,
+        results: &CaseSet,
+    ) -> Vec<Suggestion> {
         let mut suggestions: Vec<Suggestion> = found
             .into_iter()
             .filter_map(|f| {
@@ -224,7 +272,7 @@ impl Engine {
                 if filters.facets.iter().any(|a| a.kind == v.kind && a.value == v.name) {
                     return None;
                 }
-                let count = v.cases.intersection_count(&result_set);
+                let count = v.cases.intersection_count(results);
                 (count > 0).then(|| Suggestion {
                     kind: v.kind,
                     value: v.name.clone(),
@@ -241,22 +289,7 @@ impl Engine {
                 .then(a.kind.cmp(&b.kind))
                 .then_with(|| a.value.cmp(&b.value))
         });
-
-        let breakdown = breakdown::breakdown(&self.catalog, &result_set);
-        let summary = breakdown::summary(total, &breakdown);
-        Response {
-            text: parsed.text,
-            filters,
-            inline: parsed.filters,
-            errors,
-            ranked,
-            total,
-            offset: request.offset,
-            hits,
-            suggestions,
-            summary,
-            breakdown,
-        }
+        suggestions
     }
 }
 

@@ -151,15 +151,19 @@ impl Suggester {
                 .chain(v.aliases.iter().map(|a| (a.as_str(), Source::Alias)))
                 .chain(v.signatures.iter().map(|g| (g.as_str(), Source::Signature)));
             for (phrase, source) in sourced {
-                let words: Vec<u32> =
-                    word_spans(phrase).map(|(a, b)| s.intern(&phrase[a..b].to_lowercase())).collect();
-                if words.is_empty() {
-                    continue;
-                }
-                // The same words for the same value keep the strongest source only.
-                match s.phrases.iter_mut().find(|p| p.value == value && p.words == words) {
-                    Some(p) => p.source = p.source.max(source),
-                    None => s.phrases.push(Phrase { words, value, source }),
+                // `sign-ups` is also typed `signups`: a hyphenated phrase counts both ways.
+                let joined = phrase.replace('-', "");
+                for text in std::iter::once(phrase).chain((joined != phrase).then_some(joined.as_str())) {
+                    let words: Vec<u32> =
+                        word_spans(text).map(|(a, b)| s.intern(&text[a..b].to_lowercase())).collect();
+                    if words.is_empty() {
+                        continue;
+                    }
+                    // The same words for the same value keep the strongest source only.
+                    match s.phrases.iter_mut().find(|p| p.value == value && p.words == words) {
+                        Some(p) => p.source = p.source.max(source),
+                        None => s.phrases.push(Phrase { words, value, source }),
+                    }
                 }
             }
         }
@@ -368,7 +372,7 @@ signatures = ["DataLoader worker (pid", "is killed by signal"]
 [[component]]
 name = "CPU and host memory"
 description = "Host."
-aliases = ["/dev/shm", "shared memory"]
+aliases = ["/dev/shm", "shared memory", "shm-size"]
 signatures = ["OOMKilled", "Bus error"]
 
 [[component]]
@@ -445,6 +449,9 @@ signatures = ["429 Too Many Requests"]
             ("checkpiont save was slow", "Checkpointing", "checkpiont"),
             ("dataloadr workers", "Training data loader", "dataloadr workers"),
             ("the data loader is slow", "Training data loader", "data loader"),
+            ("a dataloader hang", "Training data loader", "dataloader"),
+            ("data-loader workers", "Training data loader", "data-loader"),
+            ("raise shmsize to 1g", "CPU and host memory", "shmsize"),
         ] {
             let got = found(&s, &names, text);
             let hit = got.iter().find(|(name, _)| name == want);

@@ -270,13 +270,16 @@ mod tests {
     use super::*;
     use crate::corpus::Library;
 
-    fn qwen() -> Case {
-        Library::bundled().case("qwen3-32b-b300-epoch-end-checkpoint-deadlock").cloned().unwrap()
+    /// A fixture case with every optional section (the bundled library changes as it grows).
+    fn full_case() -> Case {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui");
+        let library = Library::load(&crate::corpus::LoadOptions { bundled: false, dirs: vec![dir] });
+        library.case("epoch-end-hang").cloned().unwrap()
     }
 
     #[test]
     fn every_section_is_there_in_order() {
-        let doc = build(&qwen(), &[], 60);
+        let doc = build(&full_case(), &[], 60);
         let headings: Vec<String> = doc
             .lines
             .iter()
@@ -298,12 +301,13 @@ mod tests {
                 "Sources"
             ]
         );
-        assert!(doc.lines.iter().any(|l| l.text().contains("[prevent] Gate launches")));
+        assert!(doc.lines.iter().any(|l| l.text().contains("[prevent] Check that every rank")));
+        assert!(doc.lines.iter().any(|l| l.text().contains("(editorial) — NCCL")), "origin and components");
     }
 
     #[test]
     fn no_line_is_wider_than_the_pane() {
-        let case = qwen();
+        let case = full_case();
         for width in [8u16, 20, 37, 60, 111] {
             let doc = build(&case, &[], width);
             for line in &doc.lines {
@@ -314,7 +318,7 @@ mod tests {
 
     #[test]
     fn facet_values_know_their_lines() {
-        let case = qwen();
+        let case = full_case();
         let doc = build(&case, &[], 40);
         assert_eq!(doc.facets.len(), case.facets.len());
         for (i, f) in doc.facets.iter().enumerate() {
@@ -329,7 +333,7 @@ mod tests {
 
     #[test]
     fn long_urls_wrap_whole() {
-        let mut case = qwen();
+        let mut case = full_case();
         case.sources[0].url = format!("https://example.org/{}", "a".repeat(90));
         let doc = build(&case, &[], 40);
         let url: String = doc

@@ -44,6 +44,7 @@ use crate::{
     corpus::Library,
     error::{Error, Result},
     osc52,
+    search::index::CaseIndex,
     theme::{self, ColorDepth},
 };
 
@@ -57,8 +58,9 @@ fn terminal_error(e: std::io::Error) -> Error {
     Error::io("<terminal>", e)
 }
 
-/// Run the terminal UI over `library` until the user quits or the terminal goes away.
-pub fn run(settings: &Settings, library: Library) -> Result<()> {
+/// Run the terminal UI over `library` (searching `index` when it came from the cache) until the
+/// user quits or the terminal goes away.
+pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> Result<()> {
     // The theme first: a broken theme file is reported the same with or without a terminal.
     let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
     if !std::io::stdout().is_terminal() {
@@ -97,8 +99,10 @@ pub fn run(settings: &Settings, library: Library) -> Result<()> {
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let search_tx = {
         let tx = tx.clone();
-        worker::spawn(library.clone(), move |response| tx.send(Msg::Searched(Box::new(response))).is_ok())
-            .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?
+        worker::spawn(library.clone(), index, move |response| {
+            tx.send(Msg::Searched(Box::new(response))).is_ok()
+        })
+        .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?
     };
     drop(tx);
 
