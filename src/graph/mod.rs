@@ -282,7 +282,6 @@ pub(crate) mod tests {
             sources: Vec::new(),
             impact: None,
             timeline: None,
-            root_cause: None,
             provenance: Provenance { path: format!("{id}.toml"), bundled: false },
         }
     }
