@@ -44,11 +44,15 @@ struct Harness {
 
 impl Harness {
     fn new(width: u16, height: u16) -> Harness {
+        Harness::with_theme(width, height, "default")
+    }
+
+    fn with_theme(width: u16, height: u16, theme: &str) -> Harness {
         let library = library();
         let searcher = Searcher::new(library.clone());
         let options = Options { date: "2025-01-01".into(), ..Options::default() };
         let (app, effects) = App::new(library, (width, height), options);
-        let styles = Styles::new(&Theme::bundled("default").unwrap(), ColorDepth::TrueColor);
+        let styles = Styles::new(&Theme::bundled(theme).unwrap(), ColorDepth::TrueColor);
         let mut h = Harness { app, searcher, styles, copied: Vec::new(), printed: None };
         h.run(effects);
         h
@@ -353,4 +357,41 @@ impl Harness {
         self.run(effects);
         self
     }
+}
+
+#[test]
+fn without_colour_kinds_differ_by_marker_and_the_highlight_is_reversed() {
+    let mut h = Harness::with_theme(80, 24, "mono");
+    h.graph_of("zeta fine-tune");
+    h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::Component), "NCCL");
+    let canvas = h.app.graph_canvas().unwrap();
+    let layout = h.app.graph_view.layout(h.app.graph(), canvas).unwrap();
+    let buf = h.buffer();
+    let placed = layout.get(h.app.graph_view.highlight).unwrap();
+    let cell = &buf[(canvas.x + placed.label.x, canvas.y + placed.label.y)];
+    assert!(cell.modifier.contains(ratatui::style::Modifier::REVERSED), "{cell:?}");
+    assert_eq!(buf[(canvas.x + placed.x, canvas.y + placed.y)].symbol(), "●", "a value's marker");
+    let case = &layout.outer[0];
+    assert_eq!(buf[(canvas.x + case.x, canvas.y + case.y)].symbol(), "■", "a case's marker");
+    assert!(buf.content().iter().all(|c| c.fg == ratatui::style::Color::Reset), "mono draws no colour");
+}
+
+#[test]
+fn a_click_highlights_the_node_under_it() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut h = Harness::new(80, 24);
+    h.graph_of("zeta fine-tune");
+    h.app.mouse = true;
+    let canvas = h.app.graph_canvas().unwrap();
+    let layout = h.app.graph_view.layout(h.app.graph(), canvas).unwrap();
+    let target = &layout.outer[1];
+    let click = Msg::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: canvas.x + target.label.x + 1,
+        row: canvas.y + target.label.y,
+        modifiers: KeyModifiers::NONE,
+    });
+    let effects = h.app.update(click);
+    h.run(effects);
+    assert_eq!(h.app.graph_view.highlight, incidex::graph::layout::Slot::Outer(1));
 }

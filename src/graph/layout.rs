@@ -238,7 +238,8 @@ fn inner_position(i: usize, n: usize) -> f64 {
 }
 
 /// Place `centre`, `inner` and as many of `outer` as fit (each outer node with the indices of
-/// the inner nodes it is joined to, which pull it towards them) on a `width` × `height` canvas.
+/// the inner nodes it is joined to, strongest first: it is placed beside the first) on a
+/// `width` × `height` canvas.
 /// `None` when the canvas is smaller than [`MIN_WIDTH`] × [`MIN_HEIGHT`] or the inner ring does
 /// not fit legibly.
 pub fn layout(
@@ -279,20 +280,15 @@ fn place(
     let mut left_rows = rows_for(&positions[right_n..], ry_i, cy, &[])?;
     left_rows.reverse();
 
-    // Outer ring: each node pulled towards the inner nodes it is joined to (their circular
-    // mean), sorted clockwise, the first half on the right and the rest on the left.
+    // Outer ring: each node beside the inner node it is most strongly joined to (its first
+    // link), so that edge is short; sorted clockwise, the first half on the right and the rest
+    // on the left.
     let hint = |links: &[usize], rank: usize| -> f64 {
-        let (mut sx, mut sy) = (0.0, 0.0);
-        for &i in links.iter().filter(|&&i| i < n) {
-            let a = std::f64::consts::TAU * inner_position(i, n);
-            sx += a.sin();
-            sy += a.cos();
+        match links.iter().find(|&&i| i < n) {
+            Some(&i) => inner_position(i, n),
+            // Unlinked: spread by rank around the ring.
+            None => (rank as f64 + 0.5) / outer.len().max(1) as f64,
         }
-        if sx.abs() < 1e-9 && sy.abs() < 1e-9 {
-            // Unlinked (or pulled evenly every way): spread by rank around the ring.
-            return (rank as f64 + 0.5) / outer.len().max(1) as f64;
-        }
-        sx.atan2(sy).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU
     };
     let mut order: Vec<(f64, usize)> = outer.iter().enumerate().map(|(i, (_, l))| (hint(l, i), i)).collect();
     order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));

@@ -4,6 +4,7 @@
 use super::{App, Effect, Focus, Note, Overlay, RightPane};
 use crate::{
     corpus::FacetKind,
+    filter::Filters,
     graph::NodeKey,
     tui::{
         export::{Choice, ExportDialog, Outcome, Step},
@@ -60,14 +61,26 @@ impl App {
                 return under_cursor;
             }
         }
-        self.filters
+        self.current_filters()
             .facets
-            .iter()
+            .into_iter()
             .find(|f| f.kind == FacetKind::Component && !f.negated)
-            .map(|f| f.value.clone())
+            .map(|f| f.value)
     }
 
-    /// Open the export dialog (`x`) for [`App::export_component`] under the applied filters.
+    /// The filters the results are under: the applied ones and those typed inline in the
+    /// search box (`component:nccl`), combined as the search combines them. An inline value
+    /// that does not resolve is left out (the search box shows it as an error).
+    pub fn current_filters(&self) -> Filters {
+        let mut organizations: Vec<String> =
+            self.library.cases.iter().map(|c| c.organization.clone()).collect();
+        organizations.sort_by_key(|o| o.to_lowercase());
+        organizations.dedup();
+        let parsed = crate::search::query::parse(self.input.text(), &self.library.taxonomy, &organizations);
+        crate::search::merge(&self.filters, &parsed.filters)
+    }
+
+    /// Open the export dialog (`x`) for [`App::export_component`] under [`App::current_filters`].
     pub(super) fn open_export(&mut self) -> Vec<Effect> {
         self.dirty = true;
         let Some(component) = self.export_component() else {
@@ -78,7 +91,7 @@ impl App {
             });
             return Vec::new();
         };
-        let dialog = ExportDialog::new(&self.library, &component, &self.filters, &self.date);
+        let dialog = ExportDialog::new(&self.library, &component, &self.current_filters(), &self.date);
         if dialog.checklist.cases.is_empty() {
             self.note = Some(Note {
                 text: format!("no case involves component {component} under the applied filters"),

@@ -132,12 +132,17 @@ fn draw(
     let point = |p: &Placed| (f64::from(p.x) + 0.5, h - f64::from(p.y) - 0.5);
     let colour = |role: Role| s.get(role).fg.unwrap_or(Color::Reset);
     let (plain, lit) = (colour(Role::Border), colour(Role::Accent));
+    // Every value to the centre; each related node to its strongest link (the rarest value it
+    // shares, beside which it is placed); every link of the highlighted node, lit.
     let mut edges: Vec<(Slot, Slot)> =
         (0..layout.inner.len()).map(|i| (Slot::Centre, Slot::Inner(i))).collect();
     for (o, links) in picture.links.iter().enumerate().take(layout.outer.len()) {
-        edges.extend(
-            links.iter().filter(|&&i| i < layout.inner.len()).map(|&i| (Slot::Inner(i), Slot::Outer(o))),
-        );
+        for (rank, &i) in links.iter().filter(|&&i| i < layout.inner.len()).enumerate() {
+            let (a, b) = (Slot::Inner(i), Slot::Outer(o));
+            if rank == 0 || a == view.highlight || b == view.highlight {
+                edges.push((a, b));
+            }
+        }
     }
     Canvas::default()
         .marker(Marker::Braille)
@@ -167,12 +172,30 @@ fn draw(
             label_style = label_style.patch(highlight_style);
         }
         let label = &placed.label;
-        if slot != Slot::Centre {
+        if slot == Slot::Centre {
+            // A blank cell either side, so the edges leaving the centre do not touch its name.
+            let y = canvas.y + label.y;
+            for cx in [(canvas.x + label.x).checked_sub(1), Some(canvas.x + label.x + label.width)]
+                .into_iter()
+                .flatten()
+            {
+                if canvas.contains((cx, y).into()) {
+                    buf.set_string(cx, y, " ", Style::default());
+                }
+            }
+        } else {
             let (x, y) = (canvas.x + placed.x, canvas.y + placed.y);
             // The cell between the marker and its label stays blank, so an edge passing
             // through it does not run into the text.
-            let gap = if label.x > placed.x { x + 1 } else { x.saturating_sub(1) };
-            for (cx, symbol, style) in [(x, marker(kind), base), (gap, " ", Style::default())] {
+            // So does the cell past its far end.
+            let (gap, far) = if label.x > placed.x {
+                (x + 1, canvas.x + label.x + label.width)
+            } else {
+                (x.saturating_sub(1), (canvas.x + label.x).saturating_sub(1))
+            };
+            for (cx, symbol, style) in
+                [(x, marker(kind), base), (gap, " ", Style::default()), (far, " ", Style::default())]
+            {
                 if canvas.contains((cx, y).into()) {
                     buf.set_string(cx, y, symbol, style);
                 }
