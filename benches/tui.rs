@@ -107,8 +107,9 @@ fn main() {
     let mut bytes: Vec<usize> = (0..SENTENCE.len() * 3).map(|_| typing.keystroke()).collect();
     bytes.sort_unstable();
     let mean = bytes.iter().sum::<usize>() / bytes.len();
+    let over = bytes.iter().filter(|&&b| b > 4096).count();
     println!(
-        "bytes written per keystroke at {WIDTH}x{HEIGHT} over {} keystrokes: median {} B, mean {mean} B, p95 {} B, max {} B",
+        "bytes written per keystroke at {WIDTH}x{HEIGHT} over {} keystrokes: median {} B, mean {mean} B, p95 {} B, max {} B; {over} over 4 KiB",
         bytes.len(),
         bytes[bytes.len() / 2],
         bytes[bytes.len() * 95 / 100],

@@ -42,7 +42,7 @@ pub struct Request<'a> {
 }
 
 /// A source of a case, as the checklist links it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SourceLink {
     /// The document's title.
     pub title: String,
@@ -52,7 +52,7 @@ pub struct SourceLink {
 }
 
 /// A case under the checklist.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CaseEntry {
     /// The case id.
     pub id: String,
@@ -63,7 +63,7 @@ pub struct CaseEntry {
 }
 
 /// One case an item came from, and whether the item was in its report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ItemSource {
     /// The case id (one of [`Checklist::cases`]).
     pub id: String,
@@ -72,7 +72,7 @@ pub struct ItemSource {
 }
 
 /// One piece of advice, possibly merged from several cases.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Item {
     /// What to do, as the first case to give it phrased it (the first report, if any is one).
     pub text: String,
@@ -83,7 +83,7 @@ pub struct Item {
 }
 
 /// The items of one type.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Group {
     /// Detect, mitigate, prevent or process.
     #[serde(rename = "type")]
@@ -93,7 +93,7 @@ pub struct Group {
 }
 
 /// A checklist, ready to render.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Checklist {
     /// The component.
     pub component: String,

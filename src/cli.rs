@@ -71,6 +71,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Print shell completions.
     Completions(CompletionsArgs),
+    /// Print a Markdown postmortem template (front matter with every field, every section) to
+    /// start your own from: `incidex template > postmortems/2025-01-15-what-broke.md`.
+    Template,
     /// List the colour themes (bundled and your own), marking the one in use.
     Themes(ThemesArgs),
 }

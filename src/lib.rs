@@ -6,6 +6,7 @@
 //! settings ([`config`]), themes ([`theme`]) and the commands ([`commands`]). Only [`tui`] talks
 //! to a terminal.
 
+pub mod cache;
 pub mod checklist;
 pub mod cli;
 pub mod commands;
@@ -18,6 +19,7 @@ pub mod filter;
 pub mod graph;
 pub mod markdown;
 pub mod osc52;
+pub mod progress;
 pub mod search;
 pub mod synthetic;
 pub mod taxonomy;

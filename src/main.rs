@@ -10,7 +10,7 @@ use incidex::{
     cli::{Cli, Command},
     commands,
     config::Settings,
-    corpus::{Library, LoadOptions},
+    corpus::LoadOptions,
     diag::Severity,
 };
 
@@ -50,25 +50,28 @@ fn run(cli: Cli) -> incidex::Result<()> {
     let result = match &cli.command {
         Some(Command::Check(args)) => commands::check::run(args, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
+        Some(Command::Template) => commands::template::run(&mut out),
         Some(Command::Themes(args)) => {
             commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
         }
         command => {
-            let library = load(&settings);
+            let opened = load(&settings);
             match command {
-                Some(Command::List(args)) => commands::list::run(args, &library, &mut out),
-                Some(Command::Show(args)) => commands::show::run(args, &library, &mut out),
-                Some(Command::Facets(args)) => commands::facets::run(args, &library, &mut out),
-                Some(Command::Graph(args)) => commands::graph::run(args, &library, &mut out),
-                Some(Command::Checklist(args)) => commands::checklist::run(args, &library, &mut out),
-                Some(Command::Search(args)) => commands::search::run(args, library, &mut out),
+                Some(Command::List(args)) => commands::list::run(args, &opened.library, &mut out),
+                Some(Command::Show(args)) => commands::show::run(args, &opened.library, &mut out),
+                Some(Command::Facets(args)) => commands::facets::run(args, &opened.library, &mut out),
+                Some(Command::Graph(args)) => commands::graph::run(args, &opened.library, &mut out),
+                Some(Command::Checklist(args)) => commands::checklist::run(args, &opened.library, &mut out),
+                Some(Command::Search(args)) => commands::search::run(args, opened.into_engine()?, &mut out),
                 Some(Command::Triage(args)) => {
-                    commands::triage::run(args, library, &mut std::io::stdin().lock(), &mut out)
+                    commands::triage::run(args, opened.into_engine()?, &mut std::io::stdin().lock(), &mut out)
                 }
-                Some(Command::Check(_) | Command::Completions(_) | Command::Themes(_)) => {
+                Some(
+                    Command::Check(_) | Command::Completions(_) | Command::Themes(_) | Command::Template,
+                ) => {
                     unreachable!("handled above")
                 }
-                None => incidex::tui::run(&settings, library),
+                None => incidex::tui::run(&settings, opened.library, opened.index),
             }
         }
     };
@@ -76,10 +79,19 @@ fn run(cli: Cli) -> incidex::Result<()> {
     out.flush().map_err(commands::stdout_error)
 }
 
-/// Load the library the settings name, reporting problems in user files on stderr.
-fn load(settings: &Settings) -> Library {
-    let library = Library::load(&LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() });
+/// Load the library the settings name (through the cache for large libraries, with a progress
+/// bar while it is first read and indexed), reporting problems in user files on stderr.
+fn load(settings: &Settings) -> incidex::cache::Opened {
+    let options = LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() };
+    let (cache, cache_warning) = incidex::cache::CacheOptions::from_env();
+    let bar = incidex::progress::StderrBar::new();
+    let opened = incidex::cache::open(&options, &cache, &|p| bar.report(p));
+    bar.finish();
+    let library = &opened.library;
     let mut stderr = std::io::stderr().lock();
+    for warning in cache_warning.iter().chain(&opened.warnings) {
+        let _ = writeln!(stderr, "incidex: warning: {warning}");
+    }
     // The bundled library is checked in CI; at run time only the user's own files are reported.
     let is_bundled = |path: &str| {
         path == incidex::corpus::bundled::TAXONOMY_PATH
@@ -88,5 +100,5 @@ fn load(settings: &Settings) -> Library {
     for d in library.diagnostics.iter().filter(|d| d.severity != Severity::Hint && !is_bundled(&d.path)) {
         let _ = writeln!(stderr, "incidex: {d}");
     }
-    library
+    opened
 }

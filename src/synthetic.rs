@@ -374,6 +374,7 @@ pub fn generate(taxonomy: &Taxonomy, n: usize, seed: u64) -> Vec<Case> {
                 sources,
                 impact: None,
                 timeline: None,
+                root_cause: None,
                 provenance: Provenance { path: format!("synthetic/{id}.toml"), bundled: false },
                 id,
             }

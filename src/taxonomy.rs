@@ -137,31 +137,32 @@ impl Taxonomy {
 
     /// Add a value, or merge its aliases and signatures into the value of the same name.
     pub fn add(&mut self, value: FacetValue) {
-        let key = (value.kind, normalize_term(&value.name));
-        let index =
-            match self.values.iter().position(|v| v.kind == value.kind && normalize_term(&v.name) == key.1) {
-                Some(i) => {
-                    let existing = &mut self.values[i];
-                    if existing.description.is_empty() {
-                        existing.description = value.description;
-                    }
-                    for a in value.aliases {
-                        if !existing.aliases.contains(&a) {
-                            existing.aliases.push(a);
-                        }
-                    }
-                    for s in value.signatures {
-                        if !existing.signatures.contains(&s) {
-                            existing.signatures.push(s);
-                        }
-                    }
-                    i
+        let index = match self
+            .get(value.kind, &value.name)
+            .and_then(|v| self.values.iter().position(|x| std::ptr::eq(x, v)))
+        {
+            Some(i) => {
+                let existing = &mut self.values[i];
+                if existing.description.is_empty() {
+                    existing.description = value.description;
                 }
-                None => {
-                    self.values.push(value);
-                    self.values.len() - 1
+                for a in value.aliases {
+                    if !existing.aliases.contains(&a) {
+                        existing.aliases.push(a);
+                    }
                 }
-            };
+                for s in value.signatures {
+                    if !existing.signatures.contains(&s) {
+                        existing.signatures.push(s);
+                    }
+                }
+                i
+            }
+            None => {
+                self.values.push(value);
+                self.values.len() - 1
+            }
+        };
         let v = &self.values[index];
         let terms: Vec<String> =
             std::iter::once(&v.name).chain(&v.aliases).map(|t| normalize_term(t)).collect();
@@ -195,7 +196,12 @@ impl Taxonomy {
     /// The value of `kind` with exactly this name (compared normalised).
     pub fn get(&self, kind: FacetKind, name: &str) -> Option<&FacetValue> {
         let norm = normalize_term(name);
-        self.values.iter().find(|v| v.kind == kind && normalize_term(&v.name) == norm)
+        // A name always holds its own term (see `add`), so the term table answers in one
+        // lookup what a scan of every value would.
+        self.terms
+            .get(&(kind, norm.clone()))
+            .map(|&i| &self.values[i])
+            .filter(|v| normalize_term(&v.name) == norm)
     }
 
     /// The value of `kind` whose name or alias is exactly `term` (compared normalised).

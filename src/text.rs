@@ -43,10 +43,21 @@ pub struct Sanitized {
 
 /// Normalise `input` for display; see the module docs for what changes.
 pub fn sanitize(input: &str) -> Sanitized {
+    // Printable ASCII and newlines need nothing (ASCII is NFC): most text takes this path, and
+    // loading a large library spends its time here otherwise.
+    if input.bytes().all(|b| b == b'\n' || (0x20..0x7f).contains(&b)) {
+        return Sanitized { text: input.to_string(), replaced: false };
+    }
+    let normalized: std::borrow::Cow<str> =
+        if unicode_normalization::is_nfc_quick(input.chars()) == unicode_normalization::IsNormalized::Yes {
+            std::borrow::Cow::Borrowed(input)
+        } else {
+            std::borrow::Cow::Owned(input.nfc().collect())
+        };
     let mut text = String::with_capacity(input.len());
     let mut replaced = false;
     let mut column = 0usize;
-    let mut chars = input.nfc().peekable();
+    let mut chars = normalized.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\n' => {
@@ -114,6 +125,43 @@ mod tests {
         assert_eq!(clean("one\r\ntwo"), "one\ntwo");
         assert!(sanitize("lone\rcr").replaced);
         assert!(!sanitize("a\tb\r\n").replaced);
+    }
+
+    #[test]
+    fn the_ascii_fast_path_agrees_with_the_full_path() {
+        for input in
+            ["plain words\nand lines", "", "tab\there", "cr\r\nlf", "esc\x1b[2J", "é e\u{301}", "~ ! }"]
+        {
+            let fast = sanitize(input);
+            let mut slow = String::new();
+            let mut chars = input.nfc().peekable();
+            let mut column = 0;
+            let mut replaced = false;
+            while let Some(c) = chars.next() {
+                match c {
+                    '\n' => {
+                        slow.push('\n');
+                        column = 0;
+                    }
+                    '\r' if chars.peek() == Some(&'\n') => {}
+                    '\t' => {
+                        let n = TAB_WIDTH - column % TAB_WIDTH;
+                        slow.extend(std::iter::repeat_n(' ', n));
+                        column += n;
+                    }
+                    c if is_unsafe_char(c) => {
+                        slow.push(stand_in(c));
+                        replaced = true;
+                        column += 1;
+                    }
+                    c => {
+                        slow.push(c);
+                        column += 1;
+                    }
+                }
+            }
+            assert_eq!(fast, Sanitized { text: slow, replaced }, "{input:?}");
+        }
     }
 
     #[test]

@@ -25,17 +25,20 @@ pub struct Ctx<'a> {
     /// Set by a problem that leaves the file unreadable as a whole (syntax, missing field,
     /// wrong type): such a file is skipped when loading, never half-loaded.
     pub fatal: bool,
+    /// Added to every offset reported: where the TOML being read starts in the file (non-zero
+    /// for a Markdown postmortem's front matter, whose spans count from its own first byte).
+    pub base: usize,
 }
 
 impl<'a> Ctx<'a> {
     /// Start reading `text` from `path`.
     pub fn new(path: &'a str, text: &'a str) -> Self {
-        Ctx { path, lines: LineIndex::new(text), diagnostics: Vec::new(), fatal: false }
+        Ctx { path, lines: LineIndex::new(text), diagnostics: Vec::new(), fatal: false, base: 0 }
     }
 
     /// Record a problem at byte `offset`.
     pub fn report(&mut self, offset: usize, severity: Severity, message: impl Into<String>) {
-        let position = self.lines.position(offset);
+        let position = self.lines.position(self.base + offset);
         self.diagnostics.push(Diagnostic::new(self.path, position, severity, message));
     }
 
@@ -100,6 +103,16 @@ impl<'t, 'i> Fields<'t, 'i> {
     pub fn str(&mut self, ctx: &mut Ctx, key: &'static str) -> Option<Text> {
         let value = self.get(key)?;
         string_value(ctx, key, value)
+    }
+
+    /// An optional string, or a TOML date (`date = 2024-03-02`, as front matter often writes
+    /// it) in its text form.
+    pub fn str_or_date(&mut self, ctx: &mut Ctx, key: &'static str) -> Option<Text> {
+        let value = self.get(key)?;
+        match value.get_ref() {
+            DeValue::Datetime(d) => Some(Text { value: d.to_string(), offset: value.span().start }),
+            _ => string_value(ctx, key, value),
+        }
     }
 
     /// A required string; missing or empty is an error.

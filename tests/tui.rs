@@ -195,7 +195,8 @@ fn a_case_scrolled_with_a_facet_value_highlighted() {
 #[test]
 fn the_breakdown() {
     let mut h = Harness::new(80, 24);
-    h.key(KeyCode::Enter).key(KeyCode::Char('v'));
+    // v cycles case, graph, breakdown.
+    h.key(KeyCode::Enter).key(KeyCode::Char('v')).key(KeyCode::Char('v'));
     insta::assert_snapshot!(h.screen());
 }
 

@@ -16,6 +16,13 @@ use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system}
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
+/// One terminal session at a time: the tests measure timing (exit within a second, idle CPU),
+/// which a dozen sessions starting at once on a two-core CI machine would distort.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui")
 }
@@ -172,6 +179,7 @@ impl Drop for Session {
 
 #[test]
 fn type_apply_a_suggestion_open_a_case_and_quit() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch::default());
     s.wait_text("Cases 1 to 6 of 6");
     s.typed("job hung at the checkpoint");
@@ -184,7 +192,9 @@ fn type_apply_a_suggestion_open_a_case_and_quit() {
     s.send(b"\r");
     s.send(b"\r");
     s.wait_text("Symptoms");
-    s.wait_text("Detection");
+    // A heading every case shows within 30 rows ("Detection" is below the fold for the
+    // first case under Symptom: Hang, so waiting for it raced the search).
+    s.wait_text("Root cause");
     s.send(b"q");
     let (status, _) = s.wait_exit(TIMEOUT).expect("q quits");
     assert!(status.success(), "{status:?}");
@@ -193,6 +203,7 @@ fn type_apply_a_suggestion_open_a_case_and_quit() {
 
 #[test]
 fn hanging_up_the_terminal_ends_the_process_within_a_second() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch { read_until: Some("Cases 1 to"), ..Launch::default() });
     s.wait_text("Cases 1 to");
     // Close every handle on the pty's master side: the kernel hangs the terminal up.
@@ -204,6 +215,7 @@ fn hanging_up_the_terminal_ends_the_process_within_a_second() {
 
 #[test]
 fn sighup_ends_the_process_within_a_second() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch::default());
     s.wait_text("Cases 1 to");
     unsafe { libc::kill(s.pid(), libc::SIGHUP) };
@@ -212,6 +224,7 @@ fn sighup_ends_the_process_within_a_second() {
 
 #[test]
 fn sigterm_ends_the_process_within_a_second_and_restores_the_terminal() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch::default());
     s.wait_text("Cases 1 to");
     unsafe { libc::kill(s.pid(), libc::SIGTERM) };
@@ -222,6 +235,7 @@ fn sigterm_ends_the_process_within_a_second_and_restores_the_terminal() {
 
 #[test]
 fn ctrl_c_quits_from_the_search_box() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch::default());
     s.wait_text("Cases 1 to");
     s.typed("abc");
@@ -232,6 +246,7 @@ fn ctrl_c_quits_from_the_search_box() {
 
 #[test]
 fn ctrl_z_gives_the_terminal_back_and_redraws_on_return() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch::default());
     s.wait_text("Cases 1 to");
     let before = s.raw.lock().unwrap().len();
@@ -252,6 +267,7 @@ fn ctrl_z_gives_the_terminal_back_and_redraws_on_return() {
 
 #[test]
 fn no_color_draws_without_colour_and_the_selection_in_reverse() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch { env: &[("NO_COLOR", "1")], ..Launch::default() });
     s.wait_text("Cases 1 to");
     s.send(b"\x1b");
@@ -282,6 +298,7 @@ fn sgr_sequences(raw: &str) -> Vec<&str> {
 
 #[test]
 fn resume_brings_back_the_query_filters_and_selection() {
+    let _serial = one_at_a_time();
     let home = tempfile::tempdir().unwrap();
     let mut s = launch(Launch { home: Some(home.path()), ..Launch::default() });
     s.wait_text("Cases 1 to");
@@ -318,6 +335,7 @@ fn resume_brings_back_the_query_filters_and_selection() {
 
 #[test]
 fn an_unwritable_state_directory_is_a_warning_not_a_failure() {
+    let _serial = one_at_a_time();
     let blocker = tempfile::NamedTempFile::new().unwrap();
     let path = blocker.path().to_str().unwrap().to_string();
     let mut s = launch(Launch { env: &[("XDG_STATE_HOME", &path)], ..Launch::default() });
@@ -338,6 +356,7 @@ fn cpu_ticks(pid: i32) -> u64 {
 
 #[test]
 fn idle_means_no_output_and_no_cpu() {
+    let _serial = one_at_a_time();
     let s = launch(Launch::default());
     s.wait_text("Cases 1 to");
     std::thread::sleep(Duration::from_millis(300));
@@ -351,6 +370,7 @@ fn idle_means_no_output_and_no_cpu() {
 
 #[test]
 fn a_storm_of_resizes_ends_in_one_good_frame() {
+    let _serial = one_at_a_time();
     let mut s = launch(Launch::default());
     s.wait_text("Cases 1 to");
     let sizes = [(1, 1), (20, 5), (39, 9), (40, 10), (200, 60), (60, 16), (3, 80), (120, 2)];
@@ -378,4 +398,18 @@ fn a_storm_of_resizes_ends_in_one_good_frame() {
     assert!(s.child.try_wait().unwrap().is_none(), "still running");
     s.send(b"\x03");
     assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
+}
+
+#[test]
+fn with_mouse_a_click_selects_a_case_and_capture_ends_on_quit() {
+    let _serial = one_at_a_time();
+    let mut s = launch(Launch { args: &["--mouse"], ..Launch::default() });
+    s.wait_text("Cases 1 to 6 of 6");
+    s.wait_for("mouse reporting on", |screen| screen.mouse_protocol_mode() != vt100::MouseProtocolMode::None);
+    // At 100x30 the list starts on row 6 (1-based), two rows per case: click the third case.
+    s.send(b"\x1b[<0;5;11M\x1b[<0;5;11m");
+    s.wait_text("xid-79");
+    s.send(b"q");
+    assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
+    s.assert_restored();
 }

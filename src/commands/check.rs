@@ -24,12 +24,15 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     } else {
         plural(args.dirs.len(), "directory")
     };
-    let summary = format!(
+    let mut summary = format!(
         "checked {} in {what}: {}, {}",
         plural(report.cases, "case"),
         plural(report.errors(), "error"),
         plural(report.warnings(), "warning")
     );
+    if report.hints() > 0 {
+        summary.push_str(&format!(", {}", plural(report.hints(), "hint")));
+    }
     if report.passed() {
         if !args.json {
             writeln!(out, "{summary}").map_err(stdout_error)?;

@@ -11,6 +11,7 @@ pub mod graph;
 pub mod list;
 pub mod search;
 pub mod show;
+pub mod template;
 pub mod themes;
 pub mod triage;
 

@@ -6,14 +6,14 @@
 //! more). Nothing matching is exit 1; an unknown filter value is a usage error naming the
 //! nearest valid values. The rendering helpers here are shared with `triage`.
 
-use std::{io::Write, sync::Arc};
+use std::io::Write;
 
 use serde::Serialize;
 
 use crate::{
     cli::{FilterArgs, SearchArgs},
     commands::{stdout_error, text_width, truncate, write_json},
-    corpus::{FacetKind, Library, model::PartialDate},
+    corpus::{FacetKind, model::PartialDate},
     error::{Error, Result},
     filter::Filters,
     search::{Breakdown, Engine, Request, Response, Suggestion, query::resolve_org},
@@ -21,9 +21,8 @@ use crate::{
 };
 
 /// Run a search and print it.
-pub fn run(args: &SearchArgs, library: Library, out: &mut dyn Write) -> Result<()> {
+pub fn run(args: &SearchArgs, engine: Engine, out: &mut dyn Write) -> Result<()> {
     let input = args.sentence.join(" ");
-    let engine = Engine::new(Arc::new(library))?;
     let filters = resolve_filters(&args.filters, &engine)?;
     let request = Request {
         input: &input,

@@ -40,7 +40,10 @@ pub fn to_text(case: &Case, width: usize) -> String {
     let mut s = String::new();
     let wrap = |s: &mut String, text: &str, indent: &str| {
         for paragraph in text.split("\n\n") {
-            let options = textwrap::Options::new(width).initial_indent(indent).subsequent_indent(indent);
+            // A list item ("- ...", as postmortems write them) wraps under its own text.
+            let hanging =
+                if paragraph.starts_with("- ") { format!("{indent}  ") } else { indent.to_string() };
+            let options = textwrap::Options::new(width).initial_indent(indent).subsequent_indent(&hanging);
             for line in textwrap::wrap(&paragraph.replace('\n', " "), options) {
                 s.push_str(&line);
                 s.push('\n');
@@ -74,6 +77,10 @@ pub fn to_text(case: &Case, width: usize) -> String {
     if let Some(trigger) = &case.trigger {
         section(&mut s, "Trigger");
         wrap(&mut s, trigger, "  ");
+    }
+    if let Some(root_cause) = &case.root_cause {
+        section(&mut s, "Cause");
+        wrap(&mut s, root_cause, "  ");
     }
     s.push('\n');
     for kind in FacetKind::ALL {
@@ -122,7 +129,9 @@ pub fn to_text(case: &Case, width: usize) -> String {
             wrap(&mut s, line, "  ");
         }
     }
-    section(&mut s, "Sources");
+    if !case.sources.is_empty() {
+        section(&mut s, "Sources");
+    }
     for source in &case.sources {
         let mut head = format!("{} ({}", source.title, source.kind.key());
         if let Some(p) = source.published {
@@ -132,6 +141,10 @@ pub fn to_text(case: &Case, width: usize) -> String {
         bullets(&mut s, &mut std::iter::once(head));
         // URLs are never wrapped: a terminal must be able to open them whole.
         s.push_str(&format!("    {}\n", source.url));
+    }
+    if !case.provenance.bundled {
+        section(&mut s, "File");
+        s.push_str(&format!("  {}\n", crate::text::one_line(&case.provenance.path)));
     }
     s
 }
@@ -170,9 +183,21 @@ pub fn to_markdown(case: &Case) -> String {
         s.push_str("## Trigger\n\n");
         s.push_str(&paragraphs(trigger));
     }
+    if let Some(root_cause) = &case.root_cause {
+        s.push_str("## Cause\n\n");
+        s.push_str(&paragraphs(root_cause));
+    }
     s.push_str("## Facets\n\n| Kind | Values |\n|---|---|\n");
     for kind in FacetKind::ALL {
-        let values: Vec<String> = case.facets.values(kind).iter().map(|v| escape_inline(v)).collect();
+        let values: Vec<String> = case
+            .facets
+            .values(kind)
+            .iter()
+            .map(|v| {
+                let inferred = if case.facets.is_inferred(kind, v) { " *(inferred)*" } else { "" };
+                format!("{}{inferred}", escape_inline(v))
+            })
+            .collect();
         s.push_str(&format!(
             "| {} | {} |\n",
             kind.label(),
@@ -202,7 +227,15 @@ pub fn to_markdown(case: &Case) -> String {
             s.push_str(&format!("- {}\n", escape_inline(&line)));
         }
     }
-    s.push_str("\n## Sources\n\n");
+    if let Some(timeline) = &case.timeline {
+        s.push_str("\n## Timeline\n\n");
+        for line in timeline.lines().filter(|l| !l.trim().is_empty()) {
+            s.push_str(&format!("- {}\n", escape_inline(line)));
+        }
+    }
+    if !case.sources.is_empty() {
+        s.push_str("\n## Sources\n\n");
+    }
     for source in &case.sources {
         let published = source.published.map(|p| format!(", {p}")).unwrap_or_default();
         s.push_str(&format!("- {} ({}{published})\n", link(&source.title, &source.url), source.kind.key()));

@@ -6,10 +6,7 @@
 //! Any bytes are accepted (invalid UTF-8 is replaced); a very long paste keeps its last
 //! [`MAX_INPUT_BYTES`], where a failing job's log usually says what went wrong.
 
-use std::{
-    io::{IsTerminal, Read, Write},
-    sync::Arc,
-};
+use std::io::{IsTerminal, Read, Write};
 
 use crate::{
     cli::TriageArgs,
@@ -19,7 +16,6 @@ use crate::{
         },
         stdout_error, text_width, truncate, write_json,
     },
-    corpus::Library,
     error::{Error, Result},
     search::{Engine, Request},
 };
@@ -28,7 +24,7 @@ use crate::{
 pub const MAX_INPUT_BYTES: usize = 4 << 20;
 
 /// Triage the text (or stdin) and print what it suggests.
-pub fn run(args: &TriageArgs, library: Library, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()> {
+pub fn run(args: &TriageArgs, engine: Engine, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()> {
     let input = match args.text.as_slice() {
         [dash] if dash == "-" => read_tail(stdin)?,
         [] if !std::io::stdin().is_terminal() => read_tail(stdin)?,
@@ -39,7 +35,6 @@ pub fn run(args: &TriageArgs, library: Library, stdin: &mut dyn Read, out: &mut 
         }
         words => words.join(" "),
     };
-    let engine = Engine::new(Arc::new(library))?;
     let filters = resolve_filters(&args.filters, &engine)?;
     let request =
         Request { input: &input, filters: &filters, offset: 0, limit: args.limit, inline_syntax: false };

@@ -1,4 +1,5 @@
-//! `incidex check`: every problem in a library, one per line, as `path:line:column`.
+//! `incidex check`: every problem in a library, one per line, as `path:line:column` (errors,
+//! warnings, and hints such as facets inferred from a postmortem's text).
 //!
 //! Per-file problems come from `parse`; this module adds what needs the whole library: ids
 //! unique across files, and taxonomy values that no case uses (a warning: a value no case uses
@@ -42,6 +43,11 @@ impl CheckReport {
     /// Number of warnings.
     pub fn warnings(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count()
+    }
+
+    /// Number of hints (remarks such as facets inferred from a postmortem's text).
+    pub fn hints(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Hint).count()
     }
 
     /// Whether the library passes.

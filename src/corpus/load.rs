@@ -1,5 +1,5 @@
-//! Loading a library: the bundled cases and taxonomy, then each user directory's taxonomy and
-//! case files, into one [`Library`].
+//! Loading a library: the bundled cases and taxonomy, then each user directory's taxonomy, case
+//! files (`*.toml`) and Markdown postmortems (`*.md`), into one [`Library`].
 //!
 //! Loading never fails as a whole. A file that cannot be read as a case is reported and skipped;
 //! every good file loads; ids stay unique (a clash names both files and keeps the first). The
@@ -9,15 +9,20 @@
 use std::{
     fs,
     path::{Path, PathBuf},
+    sync::atomic::{AtomicUsize, Ordering},
+    time::SystemTime,
 };
 
 use crate::{
     corpus::{
         bundled,
+        markdown::parse_postmortem,
         model::Case,
         parse::{FacetPolicy, parse_case},
     },
     diag::{Diagnostic, Severity},
+    progress::{Progress, ProgressFn, Stage},
+    search::infer::Inferrer,
     taxonomy::Taxonomy,
 };
 
@@ -47,91 +52,100 @@ pub struct Library {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A file to read, by the path shown to users, with its contents.
-struct SourceFile {
+/// A library file found in a user directory, with what a cache fingerprint needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundFile {
+    /// The file, as found under the directory the user named.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub len: u64,
+    /// When it was last modified, when the system says.
+    pub modified: Option<SystemTime>,
+}
+
+/// Every library file under `dirs` (each directory's files sorted by path, directories in the
+/// order given), and the problems met listing them.
+pub fn list_files(dirs: &[PathBuf]) -> (Vec<FoundFile>, Vec<Diagnostic>) {
+    let mut files = Vec::new();
+    let mut diagnostics = Vec::new();
+    for dir in dirs {
+        let mut found = Vec::new();
+        collect_files(dir, 0, &mut found, &mut diagnostics);
+        found.sort_by(|a: &FoundFile, b| a.path.cmp(&b.path));
+        files.extend(found);
+    }
+    (files, diagnostics)
+}
+
+/// Where a case file's text comes from.
+enum Text<'a> {
+    Bundled(&'static str),
+    File(&'a Path),
+}
+
+/// One case file to parse: the path shown to users, its text, and whether it is bundled.
+struct Job<'a> {
     path: String,
-    text: String,
+    text: Text<'a>,
     bundled: bool,
 }
+
+/// What parsing one file gave.
+type Outcome = (Vec<Diagnostic>, Option<Case>);
+
+/// Below this many files, parsing stays on the calling thread.
+const PARALLEL_FROM: usize = 512;
 
 impl Library {
     /// Load what `options` names.
     pub fn load(options: &LoadOptions) -> Library {
-        let mut diagnostics = Vec::new();
-        let mut taxonomy = Taxonomy::default();
-        let mut case_files: Vec<SourceFile> = Vec::new();
+        let (files, diagnostics) = list_files(&options.dirs);
+        Library::load_files(options.bundled, &files, diagnostics, &crate::progress::silent)
+    }
 
-        // The bundled taxonomy is always loaded: user cases are tagged against it too.
-        let (bundled_taxonomy, diags) = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
-        taxonomy.extend(bundled_taxonomy);
+    /// Load the bundled library (when `bundled`) and the user `files` found by [`list_files`]
+    /// (with the `diagnostics` met listing them), reporting progress as files are parsed.
+    pub fn load_files(
+        bundled: bool,
+        files: &[FoundFile],
+        listing: Vec<Diagnostic>,
+        progress: ProgressFn<'_>,
+    ) -> Library {
+        let mut diagnostics = Vec::new();
+        let (taxonomy, diags) = load_taxonomy(files);
         diagnostics.extend(diags);
-        if options.bundled {
-            case_files.extend(bundled::CASES.iter().map(|(path, text)| SourceFile {
+        diagnostics.extend(listing);
+
+        let mut jobs: Vec<Job> = Vec::new();
+        if bundled {
+            jobs.extend(bundled::CASES.iter().map(|(path, text)| Job {
                 path: (*path).to_string(),
-                text: (*text).to_string(),
+                text: Text::Bundled(text),
                 bundled: true,
             }));
         }
+        jobs.extend(files.iter().filter(|f| !is_taxonomy_file(&f.path)).map(|f| Job {
+            path: f.path.display().to_string(),
+            text: Text::File(&f.path),
+            bundled: false,
+        }));
 
-        for dir in &options.dirs {
-            let mut files = Vec::new();
-            collect_files(dir, 0, &mut files, &mut diagnostics);
-            files.sort();
-            for path in files {
-                let shown = path.display().to_string();
-                let text = match fs::read(&path) {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => text,
-                        Err(e) => {
-                            diagnostics.push(Diagnostic::new(
-                                shown,
-                                (1, 1),
-                                Severity::Error,
-                                format!(
-                                    "not UTF-8 text (invalid byte at offset {})",
-                                    e.utf8_error().valid_up_to()
-                                ),
-                            ));
-                            continue;
-                        }
-                    },
-                    Err(e) => {
-                        diagnostics.push(Diagnostic::new(
-                            shown,
-                            (0, 0),
-                            Severity::Error,
-                            format!("cannot read: {e}"),
-                        ));
-                        continue;
-                    }
-                };
-                if is_taxonomy_file(&path) {
-                    let (user_taxonomy, diags) = Taxonomy::parse_extending(&shown, &text, &taxonomy);
-                    taxonomy.extend(user_taxonomy);
-                    diagnostics.extend(diags);
-                } else {
-                    case_files.push(SourceFile { path: shown, text, bundled: false });
-                }
-            }
-        }
-
-        let mut cases: Vec<Case> = Vec::with_capacity(case_files.len());
-        let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-        for file in case_files {
-            let policy = if file.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
-            let parsed = parse_case(&file.path, &file.text, &taxonomy, policy, file.bundled);
-            diagnostics.extend(parsed.diagnostics);
-            let Some(case) = parsed.case else { continue };
-            if let Some(first) = seen.get(&case.id) {
+        let outcomes = parse_all(&jobs, &taxonomy, progress);
+        let mut cases: Vec<Case> = Vec::with_capacity(outcomes.len());
+        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (i, (job, (diags, case))) in jobs.iter().zip(outcomes).enumerate() {
+            diagnostics.extend(diags);
+            let Some(case) = case else { continue };
+            if let Some(&first) = seen.get(&case.id) {
                 diagnostics.push(Diagnostic::new(
-                    file.path.clone(),
+                    job.path.clone(),
                     (1, 1),
                     Severity::Error,
-                    format!("duplicate id '{}': also in {first}; this file is skipped", case.id),
+                    format!("duplicate id '{}': also in {}; this file is skipped", case.id, jobs[first].path),
                 ));
                 continue;
             }
-            seen.insert(case.id.clone(), file.path.clone());
+            seen.insert(case.id.clone(), i);
             cases.push(case);
         }
         cases.sort_by(Case::newest_first);
@@ -159,18 +173,145 @@ pub fn library_version() -> String {
     format!("library {} cases, fingerprint {}", bundled::CASES.len(), bundled::FINGERPRINT)
 }
 
+/// The bundled taxonomy extended by every `taxonomy.toml` among `files`, in order, and the
+/// problems found in them.
+pub fn load_taxonomy(files: &[FoundFile]) -> (Taxonomy, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut taxonomy = Taxonomy::default();
+    // The bundled taxonomy is always loaded: user cases are tagged against it too.
+    let (bundled_taxonomy, diags) = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
+    taxonomy.extend(bundled_taxonomy);
+    diagnostics.extend(diags);
+    // User taxonomies come before any case: every user case is read against all of them.
+    for file in files.iter().filter(|f| is_taxonomy_file(&f.path)) {
+        let shown = file.path.display().to_string();
+        match read_text(&file.path, &shown) {
+            Ok(text) => {
+                let (user_taxonomy, diags) = Taxonomy::parse_extending(&shown, &text, &taxonomy);
+                taxonomy.extend(user_taxonomy);
+                diagnostics.extend(diags);
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    (taxonomy, diagnostics)
+}
+
+/// Read a file as UTF-8 text, or say why it cannot be.
+fn read_text(path: &Path, shown: &str) -> Result<String, Diagnostic> {
+    match fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+            Diagnostic::new(
+                shown,
+                (1, 1),
+                Severity::Error,
+                format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+            )
+        }),
+        Err(e) => Err(Diagnostic::new(shown, (0, 0), Severity::Error, format!("cannot read: {e}"))),
+    }
+}
+
+/// Read and parse one case file or postmortem.
+fn parse_one(job: &Job, taxonomy: &Taxonomy, inferrer: Option<&Inferrer>) -> Outcome {
+    let owned;
+    let text = match job.text {
+        Text::Bundled(text) => text,
+        Text::File(path) => match read_text(path, &job.path) {
+            Ok(text) => {
+                owned = text;
+                owned.as_str()
+            }
+            Err(d) => return (vec![d], None),
+        },
+    };
+    let policy = if job.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
+    let parsed = if is_markdown(Path::new(&job.path)) {
+        parse_postmortem(&job.path, text, taxonomy, policy, inferrer)
+    } else {
+        parse_case(&job.path, text, taxonomy, policy, job.bundled)
+    };
+    (parsed.diagnostics, parsed.case)
+}
+
+/// Parse every job, on several threads when there are many; outcomes in job order.
+fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec<Outcome> {
+    // Postmortems without facets have them inferred; the matcher is built once, if needed.
+    let inferrer = jobs.iter().any(|j| is_markdown(Path::new(&j.path))).then(|| Inferrer::new(taxonomy));
+    let inferrer = inferrer.as_ref();
+    let total = jobs.len();
+    let done = AtomicUsize::new(0);
+    let tick = || {
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress(Progress { stage: Stage::Reading, done: n, total });
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if total < PARALLEL_FROM || threads < 2 {
+        return jobs
+            .iter()
+            .map(|job| {
+                let outcome = parse_one(job, taxonomy, inferrer);
+                tick();
+                outcome
+            })
+            .collect();
+    }
+    let chunk = total.div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(|| {
+                    part.iter()
+                        .map(|job| {
+                            let outcome = parse_one(job, taxonomy, inferrer);
+                            tick();
+                            outcome
+                        })
+                        .collect::<Vec<Outcome>>()
+                })
+            })
+            .collect();
+        // A worker that panicked loses its files, reported, rather than the whole library.
+        handles
+            .into_iter()
+            .zip(jobs.chunks(chunk))
+            .flat_map(|(handle, part)| {
+                handle.join().unwrap_or_else(|_| {
+                    part.iter()
+                        .map(|job| {
+                            let d = Diagnostic::new(
+                                job.path.clone(),
+                                (0, 0),
+                                Severity::Error,
+                                "internal error reading this file",
+                            );
+                            (vec![d], None)
+                        })
+                        .collect()
+                })
+            })
+            .collect()
+    })
+}
+
 fn is_taxonomy_file(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == "taxonomy.toml")
 }
 
-/// Whether a file in a user directory is one incidex reads.
+/// Whether a file in a user directory is one incidex reads: a case file or a postmortem.
 pub fn is_library_file(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "toml")
+    path.extension().is_some_and(|e| e == "toml") || is_markdown(path)
+}
+
+/// Whether a file is a Markdown postmortem (`.md` or `.markdown`).
+pub fn is_markdown(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
 const MAX_DEPTH: usize = 16;
 
-fn collect_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, diagnostics: &mut Vec<Diagnostic>) {
+fn collect_files(dir: &Path, depth: usize, out: &mut Vec<FoundFile>, diagnostics: &mut Vec<Diagnostic>) {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -183,22 +324,52 @@ fn collect_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, diagnostics: 
             return;
         }
     };
+    let mut files: Vec<(fs::DirEntry, bool)> = Vec::new();
     for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        let hidden = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
-        if hidden {
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
             continue;
         }
-        // Follow links to files and directories, but bound the depth so a loop cannot trap us.
-        let Ok(meta) = fs::metadata(&path) else {
-            continue;
-        };
-        if meta.is_dir() {
-            if depth < MAX_DEPTH {
-                collect_files(&path, depth + 1, out, diagnostics);
+        // The entry's own type costs nothing (the directory listing has it); only links need a
+        // `stat` of their target. Links to files and directories are followed, to a bounded
+        // depth so a loop cannot trap us.
+        let Ok(kind) = entry.file_type() else { continue };
+        let link = kind.is_symlink();
+        let kind = if link {
+            match fs::metadata(entry.path()) {
+                Ok(meta) => meta.file_type(),
+                Err(_) => continue,
             }
-        } else if meta.is_file() && is_library_file(&path) {
-            out.push(path);
+        } else {
+            kind
+        };
+        if kind.is_dir() {
+            if depth < MAX_DEPTH {
+                collect_files(&entry.path(), depth + 1, out, diagnostics);
+            }
+        } else if kind.is_file() && is_library_file(Path::new(&entry.file_name())) {
+            files.push((entry, link));
         }
     }
+    out.extend(stat_all(&files));
+}
+
+/// Size and modification time of each file; a large directory is stat'ed on several threads.
+fn stat_all(files: &[(fs::DirEntry, bool)]) -> Vec<FoundFile> {
+    let stat = |(entry, link): &(fs::DirEntry, bool)| {
+        let path = entry.path();
+        // `DirEntry::metadata` stats relative to the open directory; a link's target by path.
+        let meta = if *link { fs::metadata(&path) } else { entry.metadata() };
+        meta.ok().map(|meta| FoundFile { len: meta.len(), modified: meta.modified().ok(), path })
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if files.len() < 4 * PARALLEL_FROM || threads < 2 {
+        return files.iter().filter_map(stat).collect();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(files.len().div_ceil(threads))
+            .map(|part| scope.spawn(move || part.iter().filter_map(stat).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
 }

@@ -1,9 +1,10 @@
-//! The case library: the model, reading case files, loading the bundled and user libraries, and
+//! The case library: the model, reading case files and Markdown postmortems, loading the bundled and user libraries, and
 //! checking them.
 
 pub mod bundled;
 pub mod check;
 pub mod load;
+pub mod markdown;
 pub mod model;
 pub mod parse;
 

@@ -430,6 +430,9 @@ pub struct Case {
     pub symptoms: String,
     /// What set it off.
     pub trigger: Option<String>,
+    /// Why it happened, in words: a postmortem's Root cause section (case files say it through
+    /// `root_causes` and the other fields).
+    pub root_cause: Option<String>,
     /// How it was noticed.
     pub detection: String,
     /// What was done.
@@ -490,6 +493,9 @@ impl Serialize for Case {
         m.serialize_entry("symptoms", &self.symptoms)?;
         if let Some(trigger) = &self.trigger {
             m.serialize_entry("trigger", trigger)?;
+        }
+        if let Some(root_cause) = &self.root_cause {
+            m.serialize_entry("root_cause", root_cause)?;
         }
         m.serialize_entry("detection", &self.detection)?;
         m.serialize_entry("remediation", &self.remediation)?;

@@ -94,25 +94,7 @@ fn read_case(
     let remediation = fields.str_list(ctx, "remediation", true, true);
     let lessons = fields.str(ctx, "lessons");
 
-    let mut facets = Facets::default();
-    for kind in FacetKind::ALL {
-        let required = kind != FacetKind::ContributingFactor;
-        let values = fields.str_list(ctx, kind.case_field(), true, required).unwrap_or_default();
-        let mut names: Vec<String> = Vec::new();
-        for value in values {
-            let name = facet_value(ctx, taxonomy, policy, kind, &value);
-            if names.contains(&name) {
-                ctx.report(
-                    value.offset,
-                    Severity::Warning,
-                    format!("{} '{}' is listed twice", kind.label(), name),
-                );
-            } else {
-                names.push(name);
-            }
-        }
-        facets.set(kind, names);
-    }
+    let facets = read_facets(ctx, fields, taxonomy, policy, true);
 
     let mut action_items = Vec::new();
     for (table, span) in fields.tables(ctx, "action_items", true) {
@@ -151,8 +133,66 @@ fn read_case(
         }
     }
 
+    let sources = read_sources(ctx, fields, true);
+    let impact = read_impact(ctx, fields);
+
+    Some(Case {
+        id: id?.value.trim().to_string(),
+        title: crate::text::one_line(&title?.value),
+        date: when?,
+        organization: crate::text::one_line(&organization?.value),
+        scale: scale.map(|s| s.value),
+        symptoms: symptoms?.value,
+        trigger: trigger.map(|t| t.value),
+        detection: detection?.value,
+        remediation: remediation?.into_iter().map(|r| r.value).collect(),
+        action_items,
+        lessons: lessons.map(|l| l.value),
+        facets,
+        sources,
+        impact,
+        root_cause: None,
+        timeline: None,
+        provenance: Provenance { path: path.to_string(), bundled },
+    })
+}
+
+/// The four facet lists of a case file or a postmortem's front matter. `required` makes a
+/// missing list an error (an empty one too, but for contributing factors).
+pub(crate) fn read_facets(
+    ctx: &mut Ctx,
+    fields: &mut Fields,
+    taxonomy: &Taxonomy,
+    policy: FacetPolicy,
+    required: bool,
+) -> Facets {
+    let mut facets = Facets::default();
+    for kind in FacetKind::ALL {
+        let non_empty = required && kind != FacetKind::ContributingFactor;
+        let values = fields.str_list(ctx, kind.case_field(), required, non_empty).unwrap_or_default();
+        let mut names: Vec<String> = Vec::new();
+        for value in values {
+            let name = facet_value(ctx, taxonomy, policy, kind, &value);
+            if names.contains(&name) {
+                ctx.report(
+                    value.offset,
+                    Severity::Warning,
+                    format!("{} '{}' is listed twice", kind.label(), name),
+                );
+            } else {
+                names.push(name);
+            }
+        }
+        facets.set(kind, names);
+    }
+    facets
+}
+
+/// The `[[sources]]` of a case file or a postmortem's front matter; `required` makes a missing or
+/// empty list an error.
+pub(crate) fn read_sources(ctx: &mut Ctx, fields: &mut Fields, required: bool) -> Vec<Source> {
     let mut sources = Vec::new();
-    for (table, span) in fields.tables(ctx, "sources", true) {
+    for (table, span) in fields.tables(ctx, "sources", required) {
         let span_start = span.start;
         let mut src = Fields::new(table, span, "source");
         let title = src.required_str(ctx, "title");
@@ -181,7 +221,11 @@ fn read_case(
             sources.push(Source { title: title.value, url, kind, published, note: note.map(|n| n.value) });
         }
     }
+    sources
+}
 
+/// The optional `[impact]` table; `None` when it is absent or gives no figure.
+pub(crate) fn read_impact(ctx: &mut Ctx, fields: &mut Fields) -> Option<Impact> {
     let impact = fields.table(ctx, "impact").map(|(table, span)| {
         let mut imp = Fields::new(table, span, "impact");
         let impact = Impact {
@@ -192,25 +236,7 @@ fn read_case(
         imp.finish(ctx);
         impact
     });
-
-    Some(Case {
-        id: id?.value.trim().to_string(),
-        title: crate::text::one_line(&title?.value),
-        date: when?,
-        organization: crate::text::one_line(&organization?.value),
-        scale: scale.map(|s| s.value),
-        symptoms: symptoms?.value,
-        trigger: trigger.map(|t| t.value),
-        detection: detection?.value,
-        remediation: remediation?.into_iter().map(|r| r.value).collect(),
-        action_items,
-        lessons: lessons.map(|l| l.value),
-        facets,
-        sources,
-        impact: impact.filter(|i| !i.is_empty()),
-        timeline: None,
-        provenance: Provenance { path: path.to_string(), bundled },
-    })
+    impact.filter(|i| !i.is_empty())
 }
 
 /// An id is a lowercase slug and the file's stem.
@@ -234,7 +260,8 @@ pub fn is_slug(s: &str) -> bool {
         })
 }
 
-fn check_url(ctx: &mut Ctx, url: &Text) {
+/// Report a source url that is not a plain http(s) address.
+pub(crate) fn check_url(ctx: &mut Ctx, url: &Text) {
     let value = url.value.trim();
     let rest = value.strip_prefix("https://").or_else(|| value.strip_prefix("http://"));
     match rest {
@@ -244,7 +271,8 @@ fn check_url(ctx: &mut Ctx, url: &Text) {
     }
 }
 
-fn parse_date(ctx: &mut Ctx, text: &Text) -> Option<PartialDate> {
+/// Read a date; a bad one makes the file unreadable.
+pub(crate) fn parse_date(ctx: &mut Ctx, text: &Text) -> Option<PartialDate> {
     match text.value.parse::<PartialDate>() {
         Ok(d) => Some(d),
         Err(why) => {
@@ -262,7 +290,7 @@ fn enum_value<T>(ctx: &mut Ctx, text: &Text, key: &str, expected: &str, parsed: 
 }
 
 /// The canonical name for a facet value as written; reports values the taxonomy lacks.
-fn facet_value(
+pub(crate) fn facet_value(
     ctx: &mut Ctx,
     taxonomy: &Taxonomy,
     policy: FacetPolicy,

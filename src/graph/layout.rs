@@ -66,9 +66,10 @@ pub struct Placed {
 }
 
 /// Which node of a [`Layout`]: the centre, or an index into the inner or outer ring as asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Slot {
     /// The centre.
+    #[default]
     Centre,
     /// The inner ring's node at this index of the request.
     Inner(usize),
@@ -237,7 +238,8 @@ fn inner_position(i: usize, n: usize) -> f64 {
 }
 
 /// Place `centre`, `inner` and as many of `outer` as fit (each outer node with the indices of
-/// the inner nodes it is joined to, which pull it towards them) on a `width` × `height` canvas.
+/// the inner nodes it is joined to, strongest first: it is placed beside the first) on a
+/// `width` × `height` canvas.
 /// `None` when the canvas is smaller than [`MIN_WIDTH`] × [`MIN_HEIGHT`] or the inner ring does
 /// not fit legibly.
 pub fn layout(
@@ -265,31 +267,28 @@ fn place(
     let ry_o = cy.min(h - 1 - cy);
     let label_room = (w / 5).clamp(8, 28);
     let rx_o = (w - cx - 3 - label_room).max(4);
-    let rx_i = (rx_o / 2).max(3);
 
     // Inner ring: evenly spaced, the first half down the right side, the rest up the left.
     let n = inner.len();
     let right_n = n.div_ceil(2);
     let ry_i = ((ry_o + 1) / 2).max(right_n.div_ceil(2) as i32).min(ry_o);
+    // Round where there is room (a cell is about twice as tall as wide), never inside half the
+    // outer ring nor closer than four columns to it.
+    let rx_i = (rx_o / 2).max((2 * ry_i).min(rx_o - 4)).max(3);
     let positions: Vec<f64> = (0..n).map(|i| inner_position(i, n)).collect();
     let right_rows = rows_for(&positions[..right_n], ry_i, cy, &[])?;
     let mut left_rows = rows_for(&positions[right_n..], ry_i, cy, &[])?;
     left_rows.reverse();
 
-    // Outer ring: each node pulled towards the inner nodes it is joined to (their circular
-    // mean), sorted clockwise, the first half on the right and the rest on the left.
+    // Outer ring: each node beside the inner node it is most strongly joined to (its first
+    // link), so that edge is short; sorted clockwise, the first half on the right and the rest
+    // on the left.
     let hint = |links: &[usize], rank: usize| -> f64 {
-        let (mut sx, mut sy) = (0.0, 0.0);
-        for &i in links.iter().filter(|&&i| i < n) {
-            let a = std::f64::consts::TAU * inner_position(i, n);
-            sx += a.sin();
-            sy += a.cos();
+        match links.iter().find(|&&i| i < n) {
+            Some(&i) => inner_position(i, n),
+            // Unlinked: spread by rank around the ring.
+            None => (rank as f64 + 0.5) / outer.len().max(1) as f64,
         }
-        if sx.abs() < 1e-9 && sy.abs() < 1e-9 {
-            // Unlinked (or pulled evenly every way): spread by rank around the ring.
-            return (rank as f64 + 0.5) / outer.len().max(1) as f64;
-        }
-        sx.atan2(sy).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU
     };
     let mut order: Vec<(f64, usize)> = outer.iter().enumerate().map(|(i, (_, l))| (hint(l, i), i)).collect();
     order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));

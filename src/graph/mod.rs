@@ -213,6 +213,11 @@ impl Graph {
         &self.nodes[id.index()]
     }
 
+    /// The node of the case at `index` of the slice the graph was built from.
+    pub fn case_at(&self, index: usize) -> Option<NodeId> {
+        (index < self.cases).then_some(NodeId(index as u32))
+    }
+
     /// The node with this key.
     pub fn find(&self, key: &NodeKey) -> Option<NodeId> {
         self.index.get(key).copied()
@@ -268,6 +273,7 @@ pub(crate) mod tests {
             scale: None,
             symptoms: String::new(),
             trigger: None,
+            root_cause: None,
             detection: String::new(),
             remediation: Vec::new(),
             action_items: Vec::new(),

@@ -22,7 +22,8 @@ pub struct Picture {
     pub inner_hidden: usize,
     /// The outer ring: related nodes, best first, each with what it shares.
     pub outer: Vec<Related>,
-    /// For each outer node, the indices into `inner` of the nodes it is joined to.
+    /// For each outer node, the indices into `inner` of the nodes it is joined to, strongest
+    /// first (for related cases the rarest shared value: the main reason they are related).
     pub links: Vec<Vec<usize>>,
 }
 
@@ -41,17 +42,10 @@ impl Graph {
         let all = self.neighbours(centre);
         let inner: Vec<NodeId> = all.iter().copied().take(max_inner).collect();
         let outer = self.related(centre, max_outer);
+        // In the order of what they share: strongest (rarest, for cases) first.
         let links = outer
             .iter()
-            .map(|r| {
-                let theirs = self.neighbours(r.node);
-                inner
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, n)| theirs.binary_search(n).is_ok())
-                    .map(|(i, _)| i)
-                    .collect()
-            })
+            .map(|r| r.shared.iter().filter_map(|s| inner.iter().position(|n| n == s)).collect())
             .collect();
         Picture { centre, inner_hidden: all.len() - inner.len(), inner, outer, links }
     }
@@ -76,8 +70,9 @@ mod tests {
         assert_eq!(inner, ["Uneven work", "GPU", "NCCL", "Hang"]);
         let outer: Vec<String> = p.outer.iter().map(|r| g.node(r.node).key.to_string()).collect();
         assert_eq!(outer, ["c", "b", "d"]);
-        // c shares GPU, NCCL and Hang (inner 1, 2, 3); b shares Uneven work and GPU.
-        assert_eq!(p.links, [vec![1, 2, 3], vec![0, 1], vec![1]]);
+        // c shares NCCL, Hang and GPU (inner 2, 3, 1; GPU, on every case, last); b shares
+        // Uneven work and GPU.
+        assert_eq!(p.links, [vec![2, 3, 1], vec![0, 1], vec![1]]);
         assert_eq!(p.inner_hidden, 0);
         assert_eq!(p.nodes().count(), 8);
     }

@@ -21,7 +21,8 @@ const CACHE_WORDS: usize = 200_000;
 /// The analyser of every text field and every query. The filters are chained statically, so a
 /// token passes through them without a virtual call each.
 pub fn analyzer() -> TextAnalyzer {
-    let stop_words = StopWordFilter::new(Language::English).unwrap_or_else(|| StopWordFilter::remove(Vec::new()));
+    let stop_words =
+        StopWordFilter::new(Language::English).unwrap_or_else(|| StopWordFilter::remove(Vec::new()));
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(MAX_WORD_BYTES))
         .filter(LowerCaser)

@@ -26,6 +26,7 @@ use tantivy::{
 use crate::{
     corpus::{Case, FacetKind},
     error::{Error, Result},
+    progress::{Progress, ProgressFn, Stage},
     search::{
         analysis::analyzer,
         typo::{self, Typos},
@@ -153,7 +154,8 @@ impl TextField {
         match self {
             TextField::Title => vec![&case.title],
             TextField::Symptoms => vec![&case.symptoms],
-            TextField::Trigger => case.trigger.iter().map(String::as_str).collect(),
+            // A postmortem's Root cause section is searched with the trigger: why it happened.
+            TextField::Trigger => case.trigger.iter().chain(&case.root_cause).map(String::as_str).collect(),
             TextField::Detection => vec![&case.detection],
             TextField::Remediation => case.remediation.iter().map(String::as_str).collect(),
             TextField::ActionItems => case.action_items.iter().map(|a| a.text.as_str()).collect(),
@@ -204,6 +206,28 @@ pub struct CaseIndex {
     analyzer: TextAnalyzer,
 }
 
+/// The fields of the schema, looked up by name.
+struct Fields {
+    text: [Field; TEXT_FIELDS.len()],
+    facet: Field,
+    case: Field,
+}
+
+impl Fields {
+    fn of(schema: &Schema) -> Result<Fields> {
+        let field = |name: &str| {
+            schema.get_field(name).map_err(|_| Error::Failed(format!("search index: no field `{name}`")))
+        };
+        let mut text = Vec::with_capacity(TEXT_FIELDS.len());
+        for f in TEXT_FIELDS {
+            text.push(field(f.name())?);
+        }
+        let text: [Field; TEXT_FIELDS.len()] =
+            text.try_into().map_err(|_| Error::Failed("search index: text fields".into()))?;
+        Ok(Fields { text, facet: field("facet")?, case: field("case")? })
+    }
+}
+
 impl std::fmt::Debug for CaseIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CaseIndex").field("docs", &self.searcher.num_docs()).finish()
@@ -215,8 +239,16 @@ fn tantivy_error(e: tantivy::TantivyError) -> Error {
 }
 
 impl CaseIndex {
-    /// Index `cases` (document order = case order).
+    /// Index `cases` (document order = case order) in memory.
     pub fn build(cases: &[Case]) -> Result<CaseIndex> {
+        let index = Index::create_in_ram(CaseIndex::schema());
+        CaseIndex::write(&index, cases, &crate::progress::silent)?;
+        CaseIndex::from_index(&index)
+    }
+
+    /// The schema of the index: one field per [`TextField`], the facet values as exact terms,
+    /// and each document's case position.
+    pub fn schema() -> Schema {
         let mut schema = Schema::builder();
         // Frequencies for BM25; no positions, as no query here is a phrase query.
         let text = TextOptions::default().set_indexing_options(
@@ -224,33 +256,51 @@ impl CaseIndex {
                 .set_tokenizer(TOKENIZER)
                 .set_index_option(IndexRecordOption::WithFreqs),
         );
-        let text_fields = TEXT_FIELDS.map(|f| schema.add_text_field(f.name(), text.clone()));
-        let facet = schema.add_text_field("facet", STRING);
-        let position = schema.add_u64_field("case", INDEXED | FAST);
-        let index = Index::create_in_ram(schema.build());
-        index.tokenizers().register(TOKENIZER, analyzer());
+        for f in TEXT_FIELDS {
+            schema.add_text_field(f.name(), text.clone());
+        }
+        schema.add_text_field("facet", STRING);
+        schema.add_u64_field("case", INDEXED | FAST);
+        schema.build()
+    }
 
+    /// Add `cases` to `index` (created with [`CaseIndex::schema`], in memory or in a directory)
+    /// and commit, reporting progress every thousand cases.
+    pub fn write(index: &Index, cases: &[Case], progress: ProgressFn<'_>) -> Result<()> {
+        index.tokenizers().register(TOKENIZER, analyzer());
+        let fields = Fields::of(&index.schema())?;
         // One thread, so documents keep their order; enough memory that a large library is a
         // handful of segments; no merging behind our back.
         let budget = (15_000_000 + cases.len() * 2_000).min(400_000_000);
         let mut writer: IndexWriter<TantivyDocument> =
             index.writer_with_num_threads(1, budget).map_err(tantivy_error)?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
+        let total = cases.len();
         for (i, case) in cases.iter().enumerate() {
             let mut doc = TantivyDocument::default();
-            for (field, kind) in text_fields.iter().zip(TEXT_FIELDS) {
+            for (field, kind) in fields.text.iter().zip(TEXT_FIELDS) {
                 for value in kind.values(case) {
                     doc.add_text(*field, value);
                 }
             }
             for (kind, value) in case.facets.iter() {
-                doc.add_text(facet, facet_term(kind, value));
+                doc.add_text(fields.facet, facet_term(kind, value));
             }
-            doc.add_u64(position, i as u64);
+            doc.add_u64(fields.case, i as u64);
             writer.add_document(doc).map_err(tantivy_error)?;
+            if (i + 1) % 1000 == 0 || i + 1 == total {
+                progress(Progress { stage: Stage::Indexing, done: i + 1, total });
+            }
         }
         writer.commit().map_err(tantivy_error)?;
-        writer.wait_merging_threads().map_err(tantivy_error)?;
+        writer.wait_merging_threads().map_err(tantivy_error)
+    }
+
+    /// Search `index`, written by [`CaseIndex::write`]. Nothing is written: the reader never
+    /// reloads, so an index in a read-only directory opens as well as one in memory.
+    pub fn from_index(index: &Index) -> Result<CaseIndex> {
+        index.tokenizers().register(TOKENIZER, analyzer());
+        let fields = Fields::of(&index.schema())?;
         let reader = index
             .reader_builder()
             .reload_policy(tantivy::ReloadPolicy::Manual)
@@ -266,7 +316,7 @@ impl CaseIndex {
         }
         let mut words = Vec::new();
         for segment in searcher.segment_readers() {
-            for field in text_fields {
+            for field in fields.text {
                 let inverted = segment.inverted_index(field).map_err(tantivy_error)?;
                 let mut terms = inverted.terms().stream().map_err(|e| tantivy_error(e.into()))?;
                 while terms.advance() {
@@ -277,7 +327,36 @@ impl CaseIndex {
             }
         }
         let typos = Typos::new(words);
-        Ok(CaseIndex { searcher, text_fields, facet, doc_to_case, typos, analyzer: index_analyzer(&index) })
+        Ok(CaseIndex {
+            searcher,
+            text_fields: fields.text,
+            facet: fields.facet,
+            doc_to_case,
+            typos,
+            analyzer: index_analyzer(index),
+        })
+    }
+
+    /// Number of documents (cases) in the index.
+    pub fn num_docs(&self) -> u64 {
+        self.searcher.num_docs()
+    }
+
+    /// Whether every document maps to a case position below `cases`, each position once: the
+    /// index belongs to a library of that many cases.
+    pub fn covers(&self, cases: usize) -> bool {
+        let mut seen = vec![false; cases];
+        let mut count = 0;
+        for &i in self.doc_to_case.iter().flatten() {
+            match seen.get_mut(i as usize) {
+                Some(slot) if !*slot => {
+                    *slot = true;
+                    count += 1;
+                }
+                _ => return false,
+            }
+        }
+        count == cases
     }
 
     /// The distinct words of `text` as the index knows them, in input order, with how many cases

@@ -16,6 +16,7 @@ pub mod breakdown;
 pub mod caseset;
 pub mod catalog;
 pub mod index;
+pub mod infer;
 pub mod query;
 pub mod suggest;
 pub mod typo;
@@ -140,6 +141,14 @@ impl Engine {
         let index = CaseIndex::build(&library.cases)?;
         let suggester = Suggester::new(&library.taxonomy, &catalog);
         Ok(Engine { library, catalog, index, suggester, tuning })
+    }
+
+    /// [`Engine::new`] over an index built already for `library`'s cases (opened from the
+    /// on-disk cache: see `crate::cache`).
+    pub fn with_index(library: Arc<Library>, index: CaseIndex) -> Engine {
+        let catalog = Catalog::new(&library);
+        let suggester = Suggester::new(&library.taxonomy, &catalog);
+        Engine { library, catalog, index, suggester, tuning: index::Tuning::default() }
     }
 
     /// The library searched.

@@ -3,11 +3,16 @@
 //! reads no clock, so every behaviour can be tested without a terminal.
 //!
 //! Each pane keeps its state in its own struct ([`ListView`], [`CaseView`],
-//! [`BreakdownView`], [`Picker`]); the right pane is one of [`RightPane`], cycled by `v`.
+//! [`BreakdownView`], [`Picker`], [`GraphView`]); the right pane is one of [`RightPane`],
+//! cycled by `v`. The graph pane's keys live in `app/walk.rs` and the export dialog's in
+//! `app/export.rs`.
 //! Searches carry a generation number: a response for anything but the newest query (and the
 //! page of it last asked for) is dropped.
 
-use std::sync::Arc;
+mod export;
+mod walk;
+
+use std::sync::{Arc, OnceLock};
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use nucleo::{
@@ -16,8 +21,10 @@ use nucleo::{
 };
 
 use super::{
-    doc::{self, CaseDoc},
+    doc::{self, CaseDoc, RelatedCase},
     event::{Msg, Signal},
+    export::{ExportDialog, Job},
+    graph_view::GraphView,
     input::Input,
     keymap::{self, Action, Context},
     layout::{self, Layout},
@@ -27,7 +34,11 @@ use super::{
 use crate::{
     corpus::{Case, FacetKind, Library, model::PartialDate},
     filter::{FacetFilter, Filters},
+    graph::Graph,
 };
+
+/// How many related cases the case pane lists.
+pub const RELATED_IN_CASE_PANE: usize = 5;
 
 /// How many results are asked for at a time; the list pages through the rest.
 pub const PAGE: usize = 200;
@@ -49,6 +60,9 @@ pub enum Effect {
     Redraw,
     /// Restore the terminal and end.
     Quit,
+    /// Export a checklist (write a file, copy, or print after quitting); the loop reports
+    /// back with `App::export_finished`.
+    Export(Job),
 }
 
 /// Which part of the screen takes the keys.
@@ -69,13 +83,15 @@ pub enum Focus {
 pub enum RightPane {
     /// The selected case.
     Case,
+    /// The case's neighbourhood in the graph of cases and facet values.
+    Graph,
     /// Bar charts of the results.
     Breakdown,
 }
 
 impl RightPane {
     /// The panes `v` cycles through, in order.
-    pub const CYCLE: &[RightPane] = &[RightPane::Case, RightPane::Breakdown];
+    pub const CYCLE: &[RightPane] = &[RightPane::Case, RightPane::Graph, RightPane::Breakdown];
 
     /// The pane after this one.
     pub fn next(self) -> RightPane {
@@ -87,6 +103,7 @@ impl RightPane {
     pub fn key(self) -> &'static str {
         match self {
             RightPane::Case => "case",
+            RightPane::Graph => "graph",
             RightPane::Breakdown => "breakdown",
         }
     }
@@ -100,6 +117,7 @@ impl RightPane {
     pub fn title(self) -> &'static str {
         match self {
             RightPane::Case => "Case",
+            RightPane::Graph => "Graph",
             RightPane::Breakdown => "Breakdown",
         }
     }
@@ -158,6 +176,8 @@ pub struct CaseView {
     pub scroll: usize,
     /// The highlighted facet value (an index into `CaseDoc::facets`).
     pub facet: Option<usize>,
+    /// The related cases listed at the end of the document.
+    pub related: Vec<RelatedCase>,
 }
 
 /// The breakdown pane's dimension and highlighted bar.
@@ -270,6 +290,8 @@ pub enum Overlay {
     Help(usize),
     /// The facet picker.
     Picker(Picker),
+    /// The checklist export dialog.
+    Export(Box<ExportDialog>),
 }
 
 /// An applied filter as a chip.
@@ -316,6 +338,8 @@ pub struct Options {
     pub resume: Option<Session>,
     /// A note to show at start (a warning about the session file, say).
     pub note: Option<String>,
+    /// Today's date (`YYYY-MM-DD`) for exported checklists; `update` reads no clock.
+    pub date: String,
 }
 
 /// Everything the UI shows and remembers.
@@ -341,6 +365,10 @@ pub struct App {
     pub case_view: CaseView,
     /// The breakdown pane's state.
     pub breakdown: BreakdownView,
+    /// The graph pane's walk.
+    pub graph_view: GraphView,
+    /// A case opened from the graph (`o`), shown in the case pane until the selection moves.
+    pub opened: Option<usize>,
     /// The highlighted item of the filters rows (an index into [`App::filter_items`]).
     pub filter_cursor: usize,
     /// A note in the status line.
@@ -357,6 +385,8 @@ pub struct App {
     dirty: bool,
     picker_kind: FacetKind,
     save_failed: bool,
+    graph: OnceLock<Graph>,
+    date: String,
 }
 
 impl App {
@@ -374,6 +404,8 @@ impl App {
             list: ListView::default(),
             case_view: CaseView::default(),
             breakdown: BreakdownView::default(),
+            graph_view: GraphView::default(),
+            opened: None,
             filter_cursor: 0,
             note: options.note.map(|text| Note { text, error: true }),
             mouse: options.mouse,
@@ -386,6 +418,8 @@ impl App {
             dirty: true,
             picker_kind: FacetKind::Component,
             save_failed: false,
+            graph: OnceLock::new(),
+            date: options.date,
         };
         if let Some(session) = options.resume {
             app.input = Input::new(&session.query);
@@ -430,9 +464,11 @@ impl App {
         match (&self.overlay, self.focus) {
             (Some(Overlay::Help(_)), _) => Context::Help,
             (Some(Overlay::Picker(_)), _) => Context::Picker,
+            (Some(Overlay::Export(dialog)), _) => export::context(dialog),
             (None, Focus::Search) => Context::Search,
             (None, Focus::Filters) => Context::Filters,
             (None, Focus::Results) => Context::Results,
+            (None, Focus::Detail) if self.right == RightPane::Graph => Context::Graph,
             (None, Focus::Detail) => Context::Detail,
         }
     }
@@ -445,6 +481,22 @@ impl App {
     /// The selected case.
     pub fn selected_case(&self) -> Option<&Case> {
         self.selected_index().and_then(|i| self.library.cases.get(i))
+    }
+
+    /// The case the case pane shows: one opened from the graph, else the selected one.
+    pub fn shown_index(&self) -> Option<usize> {
+        self.opened.or_else(|| self.selected_index())
+    }
+
+    /// The case the case pane shows.
+    pub fn shown_case(&self) -> Option<&Case> {
+        self.shown_index().and_then(|i| self.library.cases.get(i))
+    }
+
+    /// The graph of the library's cases and facet values, built the first time it is needed
+    /// (under a millisecond for the bundled library, a few hundred for 100,000 cases).
+    pub fn graph(&self) -> &Graph {
+        self.graph.get_or_init(|| Graph::build(&self.library.cases))
     }
 
     /// The case pane's document for the selected case at the pane's width.
@@ -579,6 +631,7 @@ impl App {
         match action {
             Action::Quit => return vec![Effect::Quit],
             Action::Suspend => return vec![Effect::Suspend],
+            Action::Export if !matches!(self.overlay, Some(Overlay::Export(_))) => return self.open_export(),
             Action::Help => {
                 self.overlay = match self.overlay {
                     Some(Overlay::Help(_)) => None,
@@ -592,9 +645,15 @@ impl App {
         match &self.overlay {
             Some(Overlay::Help(_)) => return self.help_action(action),
             Some(Overlay::Picker(_)) => return self.picker_action(action),
+            Some(Overlay::Export(_)) => return self.export_action(action),
             None => {}
         }
         if let Some(effects) = self.edit(action) {
+            return effects;
+        }
+        if self.context() == Context::Graph
+            && let Some(effects) = self.graph_action(action)
+        {
             return effects;
         }
         let was_dirty = self.dirty;
@@ -621,6 +680,7 @@ impl App {
                 if self.layout().is_some_and(|l| l.narrow) {
                     self.focus = Focus::Detail;
                 }
+                self.sync_graph_view();
             }
             Action::Picker(kind) => {
                 let kind = kind.unwrap_or(self.picker_kind);
@@ -679,6 +739,12 @@ impl App {
             Some(Overlay::Picker(picker)) => {
                 picker.filter.insert_str(text);
                 picker.refilter();
+                Vec::new()
+            }
+            Some(Overlay::Export(dialog)) => {
+                if dialog.step == super::export::Step::Path {
+                    dialog.path.insert_str(text);
+                }
                 Vec::new()
             }
             Some(Overlay::Help(_)) => Vec::new(),
@@ -743,6 +809,8 @@ impl App {
                         self.case_view.facet = None;
                     }
                     RightPane::Breakdown => self.breakdown.cursor = add(self.breakdown.cursor, step),
+                    // The graph pane takes its own keys (`app/walk.rs`).
+                    RightPane::Graph => {}
                 }
                 self.clamp_detail();
                 Vec::new()
@@ -767,6 +835,7 @@ impl App {
                     self.breakdown.cursor = 0;
                     self.breakdown.top = 0;
                 }
+                RightPane::Graph => {}
             },
         }
     }
@@ -886,6 +955,7 @@ impl App {
 
     fn apply_detail(&mut self, negated: bool) -> Vec<Effect> {
         match self.right {
+            RightPane::Graph => self.apply_node(negated),
             RightPane::Case => {
                 let chosen = self.case_view.facet.and_then(|i| self.case_doc()?.facets.get(i)).cloned();
                 match chosen {
@@ -1037,6 +1107,7 @@ impl App {
         if self.results.total == 0 {
             return Vec::new();
         }
+        self.opened = None;
         self.list.selected = add(self.list.selected, step).min(self.results.total - 1);
         self.scroll_list(0)
     }
@@ -1083,13 +1154,14 @@ impl App {
 
     /// Follow the selection (a new case starts at its top) and the pane's width.
     fn sync_case_view(&mut self) {
-        let case = self.selected_index();
+        let case = self.shown_index();
         let width = self.layout().map_or(0, |l| l.right_inner().width);
         if case != self.case_view.case {
-            self.case_view = CaseView { case, width: 0, ..CaseView::default() };
+            let related = case.map(|i| self.related_cases(i)).unwrap_or_default();
+            self.case_view = CaseView { case, width: 0, related, ..CaseView::default() };
         }
         if self.case_view.width != width || (self.case_view.doc.is_none() && case.is_some()) {
-            self.case_view.doc = self.selected_case().map(|c| doc::build(c, width));
+            self.case_view.doc = self.shown_case().map(|c| doc::build(c, &self.case_view.related, width));
             self.case_view.width = width;
             if self
                 .case_view
@@ -1099,6 +1171,7 @@ impl App {
                 self.case_view.facet = None;
             }
         }
+        self.sync_graph_view();
     }
 
     /// Keep the right pane's scroll and cursor inside what it shows.
@@ -1130,6 +1203,7 @@ impl App {
 
     /// The query (input or filters) changed: ask for its first page.
     fn query_changed(&mut self) -> Vec<Effect> {
+        self.opened = None;
         self.generation += 1;
         self.wanted_offset = 0;
         self.awaiting = true;
@@ -1203,9 +1277,10 @@ impl App {
                 (Overlay::Help(_), w) => self.help_action(if w < 0 { Action::Up } else { Action::Down }),
                 (Overlay::Picker(_), 0) => Vec::new(),
                 (Overlay::Picker(_), w) => self.picker_action(if w < 0 { Action::Up } else { Action::Down }),
+                (Overlay::Export(_), _) => Vec::new(),
             };
         }
-        let narrow_detail = l.narrow && self.focus == Focus::Detail;
+        let narrow_detail = (l.narrow && self.focus == Focus::Detail) || self.graph_alone();
         if l.list.contains(at) && !narrow_detail {
             if wheel != 0 {
                 return self.scroll_list(wheel);
@@ -1217,14 +1292,18 @@ impl App {
             }
             return self.scroll_list(0);
         }
-        if l.right.contains(at) {
+        if l.right.contains(at) || (self.graph_alone() && l.list.contains(at)) {
             if wheel == 0 {
                 self.focus = Focus::Detail;
+                if self.right == RightPane::Graph {
+                    self.click_node(at.x, at.y);
+                }
                 return Vec::new();
             }
             match self.right {
                 RightPane::Case => self.case_view.scroll = add(self.case_view.scroll, wheel),
                 RightPane::Breakdown => self.breakdown.cursor = add(self.breakdown.cursor, wheel),
+                RightPane::Graph => {}
             }
             self.clamp_detail();
             return Vec::new();
@@ -1476,6 +1555,8 @@ mod tests {
     fn v_cycles_the_right_pane_and_the_breakdown_applies_bars() {
         let mut app = started((100, 30));
         app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Char('v')));
+        assert_eq!(app.right, RightPane::Graph, "case, graph, breakdown: DESIGN.md's order");
         app.update(key(KeyCode::Char('v')));
         assert_eq!(app.right, RightPane::Breakdown);
         assert_eq!(app.breakdown.dimension, Dimension::RootCause, "root cause first, as on the seed page");

@@ -57,6 +57,17 @@ pub struct FacetRef {
     pub line: usize,
 }
 
+/// A case related to the one shown, as the "Related cases" section lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelatedCase {
+    /// Its id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// The facet values it shares, rarest first.
+    pub shared: Vec<String>,
+}
+
 /// A case as lines of a given width.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CaseDoc {
@@ -181,8 +192,9 @@ fn split_indent(line: &str, first: &str, rest: &str) -> (String, String) {
     (String::new(), line.to_string())
 }
 
-/// Lay `case` out in `width` columns.
-pub fn build(case: &Case, width: u16) -> CaseDoc {
+/// Lay `case` out in `width` columns, with the related cases (see `crate::graph::related`) at
+/// the end.
+pub fn build(case: &Case, related: &[RelatedCase], width: u16) -> CaseDoc {
     let mut b = Builder { width: usize::from(width).max(8), doc: CaseDoc::default() };
     b.wrapped(Part::Title, &case.title, "", "");
     let mut meta =
@@ -243,6 +255,13 @@ pub fn build(case: &Case, width: u16) -> CaseDoc {
             b.wrapped(Part::Muted, note, "    ", "    ");
         }
     }
+    if !related.is_empty() {
+        b.heading("Related cases");
+        for r in related {
+            b.wrapped(Part::Body, &r.title, "  • ", "    ");
+            b.wrapped(Part::Muted, &format!("{} · shares {}", r.id, r.shared.join(", ")), "    ", "    ");
+        }
+    }
     b.doc
 }
 
@@ -251,13 +270,16 @@ mod tests {
     use super::*;
     use crate::corpus::Library;
 
-    fn qwen() -> Case {
-        Library::bundled().case("qwen3-32b-b300-epoch-end-checkpoint-deadlock").cloned().unwrap()
+    /// A fixture case with every optional section (the bundled library changes as it grows).
+    fn full_case() -> Case {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui");
+        let library = Library::load(&crate::corpus::LoadOptions { bundled: false, dirs: vec![dir] });
+        library.case("epoch-end-hang").cloned().unwrap()
     }
 
     #[test]
     fn every_section_is_there_in_order() {
-        let doc = build(&qwen(), 60);
+        let doc = build(&full_case(), &[], 60);
         let headings: Vec<String> = doc
             .lines
             .iter()
@@ -279,14 +301,15 @@ mod tests {
                 "Sources"
             ]
         );
-        assert!(doc.lines.iter().any(|l| l.text().contains("[prevent] Gate launches")));
+        assert!(doc.lines.iter().any(|l| l.text().contains("[prevent] Check that every rank")));
+        assert!(doc.lines.iter().any(|l| l.text().contains("(editorial) — NCCL")), "origin and components");
     }
 
     #[test]
     fn no_line_is_wider_than_the_pane() {
-        let case = qwen();
+        let case = full_case();
         for width in [8u16, 20, 37, 60, 111] {
-            let doc = build(&case, width);
+            let doc = build(&case, &[], width);
             for line in &doc.lines {
                 assert!(line.text().width() <= usize::from(width).max(8), "{width}: {:?}", line.text());
             }
@@ -295,8 +318,8 @@ mod tests {
 
     #[test]
     fn facet_values_know_their_lines() {
-        let case = qwen();
-        let doc = build(&case, 40);
+        let case = full_case();
+        let doc = build(&case, &[], 40);
         assert_eq!(doc.facets.len(), case.facets.len());
         for (i, f) in doc.facets.iter().enumerate() {
             let line = &doc.lines[f.line];
@@ -310,9 +333,9 @@ mod tests {
 
     #[test]
     fn long_urls_wrap_whole() {
-        let mut case = qwen();
+        let mut case = full_case();
         case.sources[0].url = format!("https://example.org/{}", "a".repeat(90));
-        let doc = build(&case, 40);
+        let doc = build(&case, &[], 40);
         let url: String = doc
             .lines
             .iter()

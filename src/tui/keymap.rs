@@ -7,6 +7,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::export::Choice;
 use crate::corpus::FacetKind;
 
 /// Where a key press goes.
@@ -20,6 +21,14 @@ pub enum Context {
     Results,
     /// The right pane (case, breakdown).
     Detail,
+    /// The right pane showing the graph.
+    Graph,
+    /// The export dialog's menu.
+    ExportMenu,
+    /// The export dialog's path field.
+    ExportPath,
+    /// The export dialog asking before overwriting a file.
+    ExportConfirm,
     /// The facet picker.
     Picker,
     /// The help overlay.
@@ -95,6 +104,22 @@ pub enum Action {
     CursorHome,
     /// Cursor to the end.
     CursorEnd,
+    /// Export the checklist of the component under the cursor (`x`, Ctrl-X).
+    Export,
+    /// Highlight the next node of the graph (Tab).
+    NextNode,
+    /// Highlight the previous node of the graph (Shift-Tab).
+    PrevNode,
+    /// Go back along the walk through the graph (Backspace).
+    WalkBack,
+    /// Apply the highlighted graph node as a filter (`a`).
+    ApplyNode,
+    /// Open the highlighted case of the graph in the case pane (`o`).
+    OpenCase,
+    /// Pick an export choice by its key.
+    Choose(Choice),
+    /// Answer the overwrite question: yes or no.
+    Confirm(bool),
 }
 
 /// The action for `key` in `context`, if any.
@@ -107,6 +132,7 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
     match key.code {
         K::Char('c') if ctrl => return Some(A::Quit),
         K::Char('z') if ctrl => return Some(A::Suspend),
+        K::Char('x') if ctrl => return Some(A::Export),
         K::F(1) => return Some(A::Help),
         _ => {}
     }
@@ -121,7 +147,30 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
             K::End | K::Char('G') => Some(A::Bottom),
             _ => None,
         },
-        Context::Search | Context::Picker => text_action(context, key, ctrl, alt),
+        Context::Search | Context::Picker | Context::ExportPath => text_action(context, key, ctrl, alt),
+        Context::ExportMenu => match key.code {
+            K::Char('s') => Some(A::Choose(Choice::Save)),
+            K::Char('c' | 'y') => Some(A::Choose(Choice::Copy)),
+            K::Char('p') => Some(A::Choose(Choice::Print)),
+            K::Up | K::Char('k') => Some(A::Up),
+            K::Down | K::Char('j') => Some(A::Down),
+            K::Enter => Some(A::Open),
+            K::Esc | K::Char('q') => Some(A::Back),
+            _ => None,
+        },
+        Context::ExportConfirm => match key.code {
+            K::Char('y') => Some(A::Confirm(true)),
+            K::Char('n') | K::Esc => Some(A::Confirm(false)),
+            _ => None,
+        },
+        Context::Graph => match key.code {
+            K::Tab => Some(A::NextNode),
+            K::BackTab => Some(A::PrevNode),
+            K::Backspace => Some(A::WalkBack),
+            K::Char('a' | '+') => Some(A::ApplyNode),
+            K::Char('o') => Some(A::OpenCase),
+            _ => action(Context::Detail, key),
+        },
         Context::Filters | Context::Results | Context::Detail => match key.code {
             K::Enter if alt => Some(A::ApplySuggestion),
             K::Char('q') => Some(A::Quit),
@@ -145,6 +194,7 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
             K::Char('-') => Some(A::Negate),
             K::Delete | K::Backspace | K::Char('d') => Some(A::Remove),
             K::Char('v') => Some(A::CyclePane),
+            K::Char('x') => Some(A::Export),
             K::Char('f') => Some(A::Picker(None)),
             K::Char(c @ '1'..='4') => {
                 Some(A::Picker(FacetKind::ALL.get(usize::from(c as u8 - b'1')).copied()))
@@ -201,6 +251,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("Ctrl-Z", "suspend to the shell (fg comes back)"),
             ("Tab  Shift-Tab", "next / previous pane"),
             ("Alt-Enter", "apply the highlighted suggested filter"),
+            ("Ctrl-X", "export a checklist (as x, also while typing)"),
         ],
     ),
     (
@@ -223,7 +274,8 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("+  a", "apply the highlighted suggested filter"),
             ("-", "exclude the highlighted value (on a chip: flip include/exclude)"),
             ("f  1 2 3 4", "pick filter values: any kind / root cause, component, symptom, factor"),
-            ("v", "right pane: case, breakdown"),
+            ("v", "right pane: case, graph, breakdown"),
+            ("x", "export the checklist of the component under the cursor, or of the filters"),
             ("Esc", "back"),
             ("?", "this help"),
             ("q", "quit"),
@@ -247,6 +299,17 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "Graph pane",
+        &[
+            ("← → ↑ ↓ h j k l", "highlight the nearest node that way"),
+            ("Tab  Shift-Tab", "highlight the next / previous node"),
+            ("Enter", "put the highlighted node in the middle"),
+            ("Backspace", "go back along the walk"),
+            ("a  -", "apply the highlighted value as a filter / exclude it"),
+            ("o", "open the highlighted case"),
+        ],
+    ),
+    (
         "Breakdown pane",
         &[
             ("← → h l", "by root cause, component, symptom, factor, year"),
@@ -261,6 +324,15 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("↑ ↓", "move"),
             ("Tab  Shift-Tab", "next / previous kind"),
             ("Enter", "apply"),
+            ("Esc", "close"),
+        ],
+    ),
+    (
+        "Export dialog",
+        &[
+            ("s", "save to a file (asks before overwriting)"),
+            ("c  y", "copy to the clipboard with OSC 52 (works over SSH, tmux, screen)"),
+            ("p", "print to stdout when incidex closes"),
             ("Esc", "close"),
         ],
     ),
@@ -295,7 +367,16 @@ mod tests {
             (Context::Help, KeyCode::Char('q'), Some(Action::Help)),
             (Context::Picker, KeyCode::Tab, Some(Action::NextKind)),
             (Context::Search, KeyCode::Tab, Some(Action::FocusNext)),
-            (Context::Results, KeyCode::Char('x'), None),
+            (Context::Results, KeyCode::Char('x'), Some(Action::Export)),
+            (Context::Search, KeyCode::Char('x'), Some(Action::Insert('x'))),
+            (Context::Graph, KeyCode::Char('a'), Some(Action::ApplyNode)),
+            (Context::Graph, KeyCode::Char('j'), Some(Action::Down)),
+            (Context::Graph, KeyCode::Tab, Some(Action::NextNode)),
+            (Context::Graph, KeyCode::Backspace, Some(Action::WalkBack)),
+            (Context::Detail, KeyCode::Backspace, Some(Action::Remove)),
+            (Context::ExportMenu, KeyCode::Char('c'), Some(Action::Choose(Choice::Copy))),
+            (Context::ExportPath, KeyCode::Char('c'), Some(Action::Insert('c'))),
+            (Context::ExportConfirm, KeyCode::Char('y'), Some(Action::Confirm(true))),
         ] {
             assert_eq!(action(context, key(code)), want, "{context:?} {code:?}");
         }
@@ -310,8 +391,16 @@ mod tests {
             Context::Detail,
             Context::Picker,
             Context::Help,
+            Context::Graph,
+            Context::ExportMenu,
+            Context::ExportPath,
+            Context::ExportConfirm,
         ] {
             assert_eq!(action(context, with(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
+            assert_eq!(
+                action(context, with(KeyCode::Char('x'), KeyModifiers::CONTROL)),
+                Some(Action::Export)
+            );
             assert_eq!(action(context, key(KeyCode::F(1))), Some(Action::Help));
             assert_eq!(
                 action(context, with(KeyCode::Char('z'), KeyModifiers::CONTROL)),

@@ -13,6 +13,8 @@
 pub mod app;
 pub mod doc;
 pub mod event;
+pub mod export;
+pub mod graph_view;
 pub mod input;
 pub mod keymap;
 pub mod layout;
@@ -33,6 +35,7 @@ use ratatui::{Terminal, backend::CrosstermBackend, layout::Rect};
 use self::{
     app::{App, Effect, Options},
     event::Msg,
+    export::{Job, Outcome},
     style::Styles,
     terminal::TerminalGuard,
 };
@@ -40,6 +43,8 @@ use crate::{
     config::Settings,
     corpus::Library,
     error::{Error, Result},
+    osc52,
+    search::index::CaseIndex,
     theme::{self, ColorDepth},
 };
 
@@ -53,8 +58,9 @@ fn terminal_error(e: std::io::Error) -> Error {
     Error::io("<terminal>", e)
 }
 
-/// Run the terminal UI over `library` until the user quits or the terminal goes away.
-pub fn run(settings: &Settings, library: Library) -> Result<()> {
+/// Run the terminal UI over `library` (searching `index` when it came from the cache) until the
+/// user quits or the terminal goes away.
+pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> Result<()> {
     // The theme first: a broken theme file is reported the same with or without a terminal.
     let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
     if !std::io::stdout().is_terminal() {
@@ -93,12 +99,14 @@ pub fn run(settings: &Settings, library: Library) -> Result<()> {
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let search_tx = {
         let tx = tx.clone();
-        worker::spawn(library.clone(), move |response| tx.send(Msg::Searched(Box::new(response))).is_ok())
-            .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?
+        worker::spawn(library.clone(), index, move |response| {
+            tx.send(Msg::Searched(Box::new(response))).is_ok()
+        })
+        .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?
     };
     drop(tx);
 
-    let options = Options { mouse: settings.mouse, resume, note };
+    let options = Options { mouse: settings.mouse, resume, note, date: crate::commands::checklist::today() };
     let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
     let mut searched_at = Instant::now();
     let mut force_draw = false;
@@ -134,6 +142,38 @@ pub fn run(settings: &Settings, library: Library) -> Result<()> {
                         let _ = session::save(path, &session);
                     }
                     return Ok(());
+                }
+                Effect::Export(Job::Print { text }) => {
+                    if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
+                        let _ = session::save(path, &session);
+                    }
+                    // Give the terminal back first, so the text lands in the shell's scrollback.
+                    drop(terminal);
+                    drop(guard);
+                    return print_checklist(&text);
+                }
+                Effect::Export(Job::Save { path, text, overwrite }) => {
+                    let outcome = match crate::export::write_file(&path, text.as_bytes(), overwrite) {
+                        Ok(()) => Outcome::Saved(path),
+                        Err(crate::export::ExportError::Exists(path)) => Outcome::Exists(path),
+                        Err(e) => Outcome::Failed(e.to_string()),
+                    };
+                    app.export_finished(outcome);
+                }
+                Effect::Export(Job::Copy { text }) => {
+                    let outcome = match osc52::encode(text.as_bytes(), osc52::Passthrough::from_env()) {
+                        Ok(bytes) => {
+                            let backend = terminal.backend_mut();
+                            match std::io::Write::write_all(backend, &bytes)
+                                .and_then(|()| std::io::Write::flush(backend))
+                            {
+                                Ok(()) => Outcome::Copied,
+                                Err(e) => Outcome::Failed(format!("cannot write to the terminal: {e}")),
+                            }
+                        }
+                        Err(too_large) => Outcome::Failed(too_large.to_string()),
+                    };
+                    app.export_finished(outcome);
                 }
             }
         }
@@ -173,6 +213,16 @@ pub fn run(settings: &Settings, library: Library) -> Result<()> {
         let Ok(msg) = rx.recv() else { return Ok(()) };
         effects = app.update(msg);
         drain(&rx, &mut app, &mut effects);
+    }
+}
+
+/// Print an exported checklist to stdout after the UI has closed; a closed pipe is not an error.
+fn print_checklist(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::io("<stdout>", e)),
+        _ => Ok(()),
     }
 }
 

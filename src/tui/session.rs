@@ -155,7 +155,8 @@ mod tests {
     use super::*;
 
     fn taxonomy() -> Taxonomy {
-        crate::corpus::Library::bundled().taxonomy
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/taxonomy.toml");
+        Taxonomy::parse("taxonomy.toml", &std::fs::read_to_string(path).unwrap()).0
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::{
 use crate::{
     corpus::{FacetKind, Library},
     filter::Filters,
-    search::{self, Engine},
+    search::{self, Engine, index::CaseIndex},
 };
 
 /// What to search for. `generation` identifies the query (input and filters); a page request
@@ -151,7 +151,16 @@ pub struct Searcher {
 impl Searcher {
     /// Build the engine for `library`.
     pub fn new(library: Arc<Library>) -> Searcher {
-        Searcher { engine: Engine::new(library).map_err(|e| e.to_string()) }
+        Searcher::with_index(library, None)
+    }
+
+    /// Build the engine for `library`, on `index` when it was opened from the cache already.
+    pub fn with_index(library: Arc<Library>, index: Option<CaseIndex>) -> Searcher {
+        let engine = match index {
+            Some(index) => Ok(Engine::with_index(library, index)),
+            None => Engine::new(library).map_err(|e| e.to_string()),
+        };
+        Searcher { engine }
     }
 
     /// Answer one request.
@@ -207,11 +216,12 @@ impl Searcher {
 /// when the sender is dropped or `reply` returns false.
 pub fn spawn(
     library: Arc<Library>,
+    index: Option<CaseIndex>,
     reply: impl Fn(Response) -> bool + Send + 'static,
 ) -> std::io::Result<mpsc::Sender<Request>> {
     let (tx, rx) = mpsc::channel::<Request>();
     std::thread::Builder::new().name("incidex-search".into()).spawn(move || {
-        let searcher = Searcher::new(library);
+        let searcher = Searcher::with_index(library, index);
         while let Ok(mut request) = rx.recv() {
             // Requests that arrived while the last search ran are overtaken by the newest.
             while let Ok(newer) = rx.try_recv() {

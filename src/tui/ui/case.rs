@@ -37,7 +37,9 @@ impl Widget for CasePane<'_> {
             _ => String::new(),
         };
         let hint = if focused { position } else { format!("v: next pane {position}").trim().to_string() };
-        let block = pane("Case", &hint, focused, s, area.width);
+        // A case opened from the graph (`o`) may not be in the list: say where it came from.
+        let title = if app.opened.is_some() { "Case (from the graph)" } else { "Case" };
+        let block = pane(title, &hint, focused, s, area.width);
         let inner = block.inner(area);
         block.render(area, buf);
         let Some(doc) = doc else {

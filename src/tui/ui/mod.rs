@@ -8,7 +8,9 @@
 
 pub mod breakdown;
 pub mod case;
+pub mod export;
 pub mod filters;
+pub mod graph;
 pub mod help;
 pub mod picker;
 pub mod results;
@@ -43,13 +45,19 @@ pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
     frame.render_widget(filters::FiltersRow { app, styles, row: filters::Row::Applied }, l.chips);
     frame.render_widget(filters::FiltersRow { app, styles, row: filters::Row::Suggested }, l.suggestions);
     let show_right = !l.narrow || app.focus == Focus::Detail;
-    let show_list = !l.narrow || app.focus != Focus::Detail;
+    // The focused graph pane takes the list's room too below `GRAPH_ALONE_BELOW` columns.
+    let graph_alone = app.graph_alone();
+    let show_list = (!l.narrow || app.focus != Focus::Detail) && !graph_alone;
     if show_list {
         frame.render_widget(results::ResultList { app, styles }, l.list);
     }
     if show_right {
         match app.right {
             RightPane::Case => frame.render_widget(case::CasePane { app, styles }, l.right),
+            RightPane::Graph => {
+                let area = app.graph_area().unwrap_or(l.right);
+                frame.render_widget(graph::GraphPane { app, styles }, area)
+            }
             RightPane::Breakdown => frame.render_widget(breakdown::BreakdownPane { app, styles }, l.right),
         }
     }
@@ -60,6 +68,13 @@ pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
         }
         Some(Overlay::Picker(p)) => {
             let overlay = picker::PickerOverlay { picker: p, styles, filters: &app.filters };
+            frame.render_widget(&overlay, area);
+            if let Some(pos) = overlay.cursor(area) {
+                frame.set_cursor_position(pos);
+            }
+        }
+        Some(Overlay::Export(dialog)) => {
+            let overlay = export::ExportOverlay { dialog, styles };
             frame.render_widget(&overlay, area);
             if let Some(pos) = overlay.cursor(area) {
                 frame.set_cursor_position(pos);

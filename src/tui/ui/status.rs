@@ -9,6 +9,7 @@ use crate::{
     theme::Role,
     tui::{
         app::{App, Focus, Overlay, RightPane},
+        export::Step,
         style::Styles,
     },
 };
@@ -28,6 +29,11 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
         (Some(Overlay::Picker(_)), _) => {
             vec![("Enter", "apply"), ("type", "narrow"), ("-…", "exclude"), ("Tab", "kind"), ("Esc", "close")]
         }
+        (Some(Overlay::Export(dialog)), _) => match dialog.step {
+            Step::Menu => vec![("s", "save"), ("c", "copy"), ("p", "print"), ("Esc", "close")],
+            Step::Path => vec![("Enter", "save"), ("type", "edit the path"), ("Esc", "back")],
+            Step::Confirm => vec![("y", "overwrite"), ("n", "keep the file")],
+        },
         (None, Focus::Search) => vec![
             ("Enter", "cases"),
             ("Alt-Enter", "apply suggestion"),
@@ -64,6 +70,16 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
                 ("Esc", "back"),
                 ("?", "help"),
                 ("q", "quit"),
+            ],
+            RightPane::Graph => vec![
+                ("← → ↑ ↓ Tab", "move"),
+                ("Enter", "walk"),
+                ("Bksp", "back"),
+                ("a", "filter"),
+                ("o", "open"),
+                ("x", "export"),
+                ("v", "pane"),
+                ("Esc", "list"),
             ],
             RightPane::Breakdown => vec![
                 ("← →", "by"),

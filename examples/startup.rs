@@ -1,0 +1,104 @@
+//! Start-up time of the real binary on large user libraries, cold (empty cache: read every file,
+//! build the index, write the cache) and warm (served from the cache), as a user sees it: the
+//! wall time of `incidex --no-bundled --data DIR search SENTENCE --json`.
+//!
+//! ```sh
+//! cargo build --release
+//! cargo run --release --example synth -- --cases 10000 --out /tmp/synth-10k
+//! cargo run --release --example synth -- --cases 100000 --out /tmp/synth-100k
+//! cargo run --release --example startup -- /tmp/synth-10k /tmp/synth-100k
+//! ```
+//!
+//! Each directory gets a fresh cache directory. Reported: the cold run, the median and best of
+//! the warm runs, and one run without the cache for comparison. `INCIDEX_BIN` picks another
+//! binary than `target/release/incidex`; `WARM_RUNS` the number of warm runs (default 7).
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, ExitCode},
+    time::{Duration, Instant},
+};
+
+const SENTENCE: &str = "job hung at the end of the epoch while writing a checkpoint";
+
+fn run(bin: &Path, dir: &Path, cache_home: &Path, cache: &str) -> Result<Duration, String> {
+    let start = Instant::now();
+    let out = Command::new(bin)
+        .args(["--no-bundled", "--data"])
+        .arg(dir)
+        .args(["search", SENTENCE, "--json", "--limit", "10"])
+        .env("XDG_CACHE_HOME", cache_home)
+        .env("INCIDEX_CACHE", cache)
+        .env_remove("INCIDEX_DATA")
+        .output()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    let took = start.elapsed();
+    // `search` exits 1 when nothing matches; anything else is a failure to report.
+    if !matches!(out.status.code(), Some(0 | 1)) {
+        return Err(format!("{}: {}", bin.display(), String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    let warnings: Vec<String> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.contains("warning: c"))
+        .map(str::to_string)
+        .collect();
+    if !warnings.is_empty() {
+        return Err(warnings.join("\n"));
+    }
+    Ok(took)
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn main() -> ExitCode {
+    let dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if dirs.is_empty() {
+        eprintln!("usage: cargo run --release --example startup -- LIBRARY_DIR...");
+        return ExitCode::from(2);
+    }
+    let bin = std::env::var_os("INCIDEX_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/incidex"));
+    let warm_runs: usize = std::env::var("WARM_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(7).max(1);
+    println!(
+        "{:<28} {:>8} {:>10} {:>12} {:>10} {:>12}",
+        "library", "files", "cold", "warm median", "warm best", "no cache"
+    );
+    for dir in &dirs {
+        let files = incidex::corpus::load::list_files(std::slice::from_ref(dir)).0.len();
+        let cache_home = match tempfile::tempdir() {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("startup: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let measured = (|| -> Result<_, String> {
+            let cold = run(&bin, dir, cache_home.path(), "auto")?;
+            let mut warm: Vec<Duration> = (0..warm_runs)
+                .map(|_| run(&bin, dir, cache_home.path(), "auto"))
+                .collect::<Result<_, _>>()?;
+            warm.sort();
+            let none = run(&bin, dir, cache_home.path(), "off")?;
+            Ok((cold, warm[warm.len() / 2], warm[0], none))
+        })();
+        match measured {
+            Ok((cold, median, best, none)) => println!(
+                "{:<28} {:>8} {:>10} {:>12} {:>10} {:>12}",
+                dir.display(),
+                files,
+                ms(cold),
+                ms(median),
+                ms(best),
+                ms(none)
+            ),
+            Err(e) => {
+                eprintln!("startup: {}: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,464 @@
+//! The on-disk cache of large user libraries, under `$XDG_CACHE_HOME/incidex/`.
+//!
+//! An entry is a directory named by the library's [`fingerprint`] (program version, bundled
+//! library, every file's path, size and modification time) holding `library.bin`, the parsed
+//! cases and their diagnostics ([`codec`]), and `index/`, the search index of those cases. An
+//! entry is written in full to a temporary directory and renamed into place, so no reader ever
+//! sees half of one, and it is never changed afterwards: nothing is locked ([`read_only_dir`]),
+//! several processes can share the cache, and a read-only cache can be read.
+//! A changed library has another fingerprint, so it gets a new entry; the oldest entries beyond
+//! [`KEEP_ENTRIES`] are removed.
+//!
+//! The cache may make start-up faster; it never makes a result different and never makes a run
+//! fail. When it cannot be written, or an entry cannot be read back, the library is read as usual
+//! and one line of warning says why.
+
+pub mod codec;
+pub mod fingerprint;
+pub mod read_only_dir;
+
+use std::{
+    fs, io,
+    path::{Path, PathBuf},
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use std::sync::Arc;
+
+use tantivy::Index;
+
+use crate::{
+    corpus::{
+        Library, LoadOptions,
+        load::{FoundFile, list_files, load_taxonomy},
+    },
+    error::Result,
+    progress::{Progress, ProgressFn, Stage},
+    search::{Engine, index::CaseIndex},
+};
+
+/// When the cache is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Never.
+    Off,
+    /// For libraries of at least [`AUTO_MIN_FILES`] files (smaller ones read as fast without).
+    Auto,
+    /// For every library with a user directory.
+    Always,
+}
+
+/// Libraries with fewer files than this are read without the cache in [`Mode::Auto`]: reading a
+/// few hundred files and indexing them takes about as long as reading the cache would.
+pub const AUTO_MIN_FILES: usize = 1000;
+
+/// Entries kept; older ones are removed when a new one is written.
+pub const KEEP_ENTRIES: usize = 4;
+
+/// The name of the parsed library in an entry.
+const LIBRARY_FILE: &str = "library.bin";
+/// The name of the search index's directory in an entry.
+const INDEX_DIR: &str = "index";
+
+/// Where the cache is and when it is used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheOptions {
+    /// The cache directory; `None` when there is none (no home directory).
+    pub dir: Option<PathBuf>,
+    /// When the cache is used.
+    pub mode: Mode,
+}
+
+impl CacheOptions {
+    /// `$XDG_CACHE_HOME/incidex`, used as `$INCIDEX_CACHE` says: `auto` (the default), `always`
+    /// or `off`. An unknown value is a warning and means `auto`.
+    pub fn from_env() -> (CacheOptions, Option<String>) {
+        let (mode, warning) = match std::env::var("INCIDEX_CACHE").ok().as_deref().map(str::trim) {
+            None | Some("" | "auto") => (Mode::Auto, None),
+            Some("always" | "on") => (Mode::Always, None),
+            Some("off" | "never" | "0") => (Mode::Off, None),
+            Some(other) => (
+                Mode::Auto,
+                Some(format!(
+                    "INCIDEX_CACHE is '{}'; expected auto, always or off (using auto)",
+                    crate::text::one_line(other)
+                )),
+            ),
+        };
+        (CacheOptions { dir: crate::config::cache_dir(), mode }, warning)
+    }
+}
+
+/// What the cache did for one load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheUse {
+    /// Not used (turned off, a small library, or no user directory).
+    Unused,
+    /// The library came from the cache.
+    Hit,
+    /// The library was read and a new entry written.
+    Stored,
+    /// The library was read; the cache could not be written (see the warnings).
+    NotStored,
+}
+
+/// A loaded library and how the cache served it.
+#[derive(Debug)]
+pub struct Opened {
+    /// The library, exactly as [`Library::load`] would give it.
+    pub library: Library,
+    /// Its search index, when it was opened from the cache or built with progress; `None` for
+    /// a library small enough to index in memory when the engine starts.
+    pub index: Option<CaseIndex>,
+    /// What the cache did.
+    pub cache: CacheUse,
+    /// The cache entry the library belongs to, when it was read from or written to one.
+    pub entry: Option<PathBuf>,
+    /// One line each: why the cache could not be used as it should have been.
+    pub warnings: Vec<String>,
+}
+
+impl Opened {
+    /// The search engine over the library, on the cached index when there is one.
+    pub fn into_engine(self) -> Result<Engine> {
+        let library = Arc::new(self.library);
+        match self.index {
+            Some(index) => Ok(Engine::with_index(library, index)),
+            None => Engine::new(library),
+        }
+    }
+}
+
+/// Load what `options` names, through the cache when `cache` says so; see the module docs.
+/// `progress` hears about the files parsed and the cases indexed when the library has to be
+/// read (nothing on a cache hit).
+pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_>) -> Opened {
+    let (files, listing) = list_files(&options.dirs);
+    let wanted = match cache.mode {
+        Mode::Off => false,
+        Mode::Auto => files.len() >= AUTO_MIN_FILES,
+        Mode::Always => !options.dirs.is_empty(),
+    };
+    let Some(dir) = cache.dir.as_deref().filter(|_| wanted) else {
+        let library = Library::load_files(options.bundled, &files, listing, progress);
+        return Opened { library, index: None, cache: CacheUse::Unused, entry: None, warnings: Vec::new() };
+    };
+    let key = fingerprint::fingerprint(options.bundled, &options.dirs, &files);
+    let entry = dir.join(format!("lib-{key}"));
+    let mut warnings = Vec::new();
+    match read_entry(&entry, &files) {
+        Ok(Some((library, index))) => {
+            return Opened {
+                library,
+                index: Some(index),
+                cache: CacheUse::Hit,
+                entry: Some(entry),
+                warnings,
+            };
+        }
+        Ok(None) => {}
+        Err(why) => {
+            warnings.push(format!(
+                "the cache entry {} cannot be read ({why}); reading the library",
+                entry.display()
+            ));
+            // A damaged entry would fail every run: remove it so this run can write a good one.
+            let _ = fs::remove_dir_all(&entry);
+        }
+    }
+    let library = Library::load_files(options.bundled, &files, listing, progress);
+    match store(dir, &entry, &library, progress) {
+        Ok(index) => {
+            Opened { library, index: Some(index), cache: CacheUse::Stored, entry: Some(entry), warnings }
+        }
+        Err(e) => {
+            warnings.push(format!(
+                "cannot write the cache in {} ({e}); the library is read without it",
+                dir.display()
+            ));
+            // Still a large library: index it now, with progress, rather than silently later.
+            let index = Index::create_in_ram(CaseIndex::schema());
+            let index = CaseIndex::write(&index, &library.cases, progress)
+                .and_then(|()| CaseIndex::from_index(&index));
+            Opened { library, index: index.ok(), cache: CacheUse::NotStored, entry: None, warnings }
+        }
+    }
+}
+
+/// The library and index in `entry`, `None` when there is no such entry, or why they cannot be
+/// read.
+fn read_entry(
+    entry: &Path,
+    files: &[FoundFile],
+) -> std::result::Result<Option<(Library, CaseIndex)>, String> {
+    let bytes = match fs::read(entry.join(LIBRARY_FILE)) {
+        Ok(bytes) => bytes,
+        Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => {
+            return Ok(None);
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let (cases, diagnostics) = codec::decode(&bytes).map_err(|e| e.to_string())?;
+    let index = open_index(&entry.join(INDEX_DIR)).map_err(|e| format!("search index: {e}"))?;
+    if !index.covers(cases.len()) {
+        return Err(format!(
+            "the search index holds {} documents for {} cases",
+            index.num_docs(),
+            cases.len()
+        ));
+    }
+    // The taxonomy is read again, by the code that read it the first time; its problems are
+    // among the cached diagnostics already.
+    let (taxonomy, _) = load_taxonomy(files);
+    Ok(Some((Library { cases, taxonomy, diagnostics }, index)))
+}
+
+/// Open the index of a finished entry without writing or locking anything.
+fn open_index(dir: &Path) -> std::result::Result<CaseIndex, String> {
+    let directory = read_only_dir::ReadOnlyDir::open(dir).map_err(|e| e.to_string())?;
+    let index = Index::open(directory).map_err(|e| e.to_string())?;
+    CaseIndex::from_index(&index).map_err(|e| e.to_string())
+}
+
+/// Write `library` and its index as the entry `entry` in `dir`: in full to a temporary
+/// directory, then renamed into place; the index is then opened from the entry.
+fn store(dir: &Path, entry: &Path, library: &Library, progress: ProgressFn<'_>) -> io::Result<CaseIndex> {
+    fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!("tmp-{}-{}", std::process::id(), nanos_now()));
+    fs::create_dir(&tmp)?;
+    let written = write_entry(&tmp, library, progress).and_then(|()| match fs::rename(&tmp, entry) {
+        Ok(()) => Ok(()),
+        // Another process wrote the same entry first: theirs is as good as ours.
+        Err(_) if entry.join(LIBRARY_FILE).is_file() => {
+            let _ = fs::remove_dir_all(&tmp);
+            Ok(())
+        }
+        Err(e) => Err(e),
+    });
+    if written.is_err() {
+        let _ = fs::remove_dir_all(&tmp);
+    }
+    written?;
+    prune(dir, entry);
+    open_index(&entry.join(INDEX_DIR)).map_err(io::Error::other)
+}
+
+fn write_entry(tmp: &Path, library: &Library, progress: ProgressFn<'_>) -> io::Result<()> {
+    let index_dir = tmp.join(INDEX_DIR);
+    fs::create_dir(&index_dir)?;
+    let index = Index::create_in_dir(&index_dir, CaseIndex::schema()).map_err(io::Error::other)?;
+    CaseIndex::write(&index, &library.cases, progress).map_err(|e| io::Error::other(e.to_string()))?;
+    drop(index);
+    // tantivy leaves its (empty) lock files behind; a finished entry is never locked.
+    for lock in [".tantivy-writer.lock", ".tantivy-meta.lock"] {
+        let _ = fs::remove_file(index_dir.join(lock));
+    }
+    progress(Progress { stage: Stage::Saving, done: 0, total: 1 });
+    let bytes = codec::encode(&library.cases, &library.diagnostics);
+    let path = tmp.join(LIBRARY_FILE);
+    let mut file = fs::File::create(&path)?;
+    io::Write::write_all(&mut file, &bytes)?;
+    file.sync_all()?;
+    progress(Progress { stage: Stage::Saving, done: 1, total: 1 });
+    Ok(())
+}
+
+fn nanos_now() -> u128 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+}
+
+/// Remove entries beyond the newest [`KEEP_ENTRIES`] (never `keep`), and temporary directories
+/// left by runs that died an hour or more ago. Best effort: what cannot be removed stays.
+fn prune(dir: &Path, keep: &Path) {
+    let Ok(read) = fs::read_dir(dir) else { return };
+    let mut entries: Vec<(SystemTime, PathBuf)> = Vec::new();
+    let hour_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
+    for e in read.filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().to_string();
+        let modified = e.metadata().and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH);
+        if name.starts_with("lib-") && e.path() != keep {
+            entries.push((modified, e.path()));
+        } else if name.starts_with("tmp-") && modified < hour_ago {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
+    entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    for (_, path) in entries.into_iter().skip(KEEP_ENTRIES.saturating_sub(1)) {
+        let _ = fs::remove_dir_all(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CASE: &str = "+++\norganization = \"Us\"\ncomponents = [\"NCCL\"]\nroot_causes = [\"Deadlock\"]\n\
+symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection\n\nPager.\n\n## Resolution\n\n\
+- Restarted.\n\n## Action items\n\n- Add a watchdog.\n";
+
+    struct Fixture {
+        _tmp: tempfile::TempDir,
+        data: PathBuf,
+        cache: CacheOptions,
+    }
+
+    fn fixture() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("pm");
+        fs::create_dir(&data).unwrap();
+        for i in 0..3 {
+            fs::write(data.join(format!("2024-01-0{}-hang-{i}.md", i + 1)), CASE).unwrap();
+        }
+        let cache = CacheOptions { dir: Some(tmp.path().join("cache")), mode: Mode::Always };
+        Fixture { _tmp: tmp, data, cache }
+    }
+
+    fn load(f: &Fixture) -> Opened {
+        open(&LoadOptions { bundled: false, dirs: vec![f.data.clone()] }, &f.cache, &crate::progress::silent)
+    }
+
+    fn same(a: &Library, b: &Library) {
+        assert_eq!(a.cases, b.cases);
+        assert_eq!(a.diagnostics, b.diagnostics);
+        assert_eq!(a.taxonomy.values(), b.taxonomy.values());
+    }
+
+    #[test]
+    fn a_second_load_is_a_hit_with_the_same_library() {
+        let f = fixture();
+        let first = load(&f);
+        assert_eq!(first.cache, CacheUse::Stored, "{:?}", first.warnings);
+        let second = load(&f);
+        assert_eq!(second.cache, CacheUse::Hit, "{:?}", second.warnings);
+        assert!(second.warnings.is_empty());
+        same(&first.library, &second.library);
+        same(&second.library, &Library::load(&LoadOptions { bundled: false, dirs: vec![f.data.clone()] }));
+    }
+
+    /// Every file under `dir` with its size and modification time.
+    fn snapshot(dir: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
+        let mut out = Vec::new();
+        for e in fs::read_dir(dir).unwrap().filter_map(std::result::Result::ok) {
+            let meta = e.metadata().unwrap();
+            if meta.is_dir() {
+                out.extend(snapshot(&e.path()));
+            } else {
+                out.push((e.path(), meta.len(), meta.modified().unwrap()));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_hit_searches_like_a_fresh_engine_and_writes_nothing() {
+        let f = fixture();
+        let first = load(&f);
+        let entry = first.entry.clone().unwrap();
+        let before = snapshot(f.cache.dir.as_ref().unwrap());
+        assert!(
+            !before.iter().any(|(p, _, _)| p.to_string_lossy().contains(".lock")),
+            "no lock file is left in the entry: {before:?}"
+        );
+        let hit = load(&f);
+        assert_eq!(hit.cache, CacheUse::Hit);
+        assert!(hit.index.is_some());
+        let none = crate::filter::Filters::default();
+        let cached = hit.into_engine().unwrap();
+        let fresh =
+            Engine::new(Arc::new(Library::load(&LoadOptions { bundled: false, dirs: vec![f.data.clone()] })))
+                .unwrap();
+        for sentence in ["", "hang", "watchdog stuck", "restarted"] {
+            let request = crate::search::Request::new(sentence, &none);
+            assert_eq!(cached.search(&request), fresh.search(&request), "{sentence:?}");
+        }
+        // Opening and searching the entry wrote nothing, not even a lock file: a read-only cache
+        // works the same.
+        assert_eq!(snapshot(f.cache.dir.as_ref().unwrap()), before);
+        assert!(entry.join(INDEX_DIR).join("meta.json").is_file());
+    }
+
+    #[test]
+    fn a_damaged_index_is_rebuilt_with_a_warning() {
+        let f = fixture();
+        let first = load(&f);
+        let index_dir = first.entry.unwrap().join(INDEX_DIR);
+        let segment = fs::read_dir(&index_dir)
+            .unwrap()
+            .filter_map(std::result::Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "idx"))
+            .expect("a segment file");
+        fs::write(&segment, b"not an index").unwrap();
+        let second = load(&f);
+        assert_eq!(second.cache, CacheUse::Stored, "{:?}", second.warnings);
+        assert_eq!(second.warnings.len(), 1, "{:?}", second.warnings);
+        assert!(second.warnings[0].contains("cannot be read (search index"), "{:?}", second.warnings);
+        assert_eq!(load(&f).cache, CacheUse::Hit);
+    }
+
+    #[test]
+    fn a_changed_file_invalidates_the_entry() {
+        let f = fixture();
+        load(&f);
+        fs::write(f.data.join("2024-01-01-hang-0.md"), CASE.replace("# A hang", "# A longer hang")).unwrap();
+        let after = load(&f);
+        assert_eq!(after.cache, CacheUse::Stored);
+        assert!(after.library.cases.iter().any(|c| c.title == "A longer hang"));
+        assert_eq!(load(&f).cache, CacheUse::Hit);
+    }
+
+    #[test]
+    fn a_corrupted_entry_is_rebuilt_with_a_warning() {
+        let f = fixture();
+        let first = load(&f);
+        let path = first.entry.unwrap().join(LIBRARY_FILE);
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xff;
+        fs::write(&path, bytes).unwrap();
+        let second = load(&f);
+        assert_eq!(second.cache, CacheUse::Stored);
+        assert_eq!(second.warnings.len(), 1, "{:?}", second.warnings);
+        assert!(second.warnings[0].contains("checksum mismatch"), "{:?}", second.warnings);
+        same(&first.library, &second.library);
+        assert_eq!(load(&f).cache, CacheUse::Hit);
+    }
+
+    #[test]
+    fn an_unwritable_cache_reads_in_memory_with_a_warning() {
+        let mut f = fixture();
+        // A path under a regular file cannot be created, whoever runs the test (root included).
+        let blocker = f.data.parent().unwrap().join("not-a-dir");
+        fs::write(&blocker, "").unwrap();
+        f.cache.dir = Some(blocker.join("cache"));
+        let opened = load(&f);
+        assert_eq!(opened.cache, CacheUse::NotStored);
+        assert_eq!(opened.warnings.len(), 1, "{:?}", opened.warnings);
+        assert!(opened.warnings[0].starts_with("cannot write the cache in "), "{:?}", opened.warnings);
+        assert_eq!(opened.library.cases.len(), 3);
+        assert!(opened.index.is_some(), "a large library is still indexed, in memory");
+    }
+
+    #[test]
+    fn small_libraries_skip_the_cache_in_auto_mode() {
+        let mut f = fixture();
+        f.cache.mode = Mode::Auto;
+        assert_eq!(load(&f).cache, CacheUse::Unused);
+        f.cache.mode = Mode::Off;
+        assert_eq!(load(&f).cache, CacheUse::Unused);
+        assert!(!f.cache.dir.as_ref().unwrap().exists(), "nothing was written");
+    }
+
+    #[test]
+    fn old_entries_are_pruned() {
+        let f = fixture();
+        for i in 0..(KEEP_ENTRIES + 2) {
+            fs::write(f.data.join("2024-01-01-hang-0.md"), CASE.replace("Stuck.", &"Stuck. ".repeat(i + 1)))
+                .unwrap();
+            assert_eq!(load(&f).cache, CacheUse::Stored);
+        }
+        let entries = fs::read_dir(f.cache.dir.as_ref().unwrap()).unwrap().count();
+        assert_eq!(entries, KEEP_ENTRIES);
+    }
+}

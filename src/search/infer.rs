@@ -1,0 +1,115 @@
+//! Facet values a postmortem leaves out, inferred from its text with the matcher that suggests
+//! filters from a sentence ([`Suggester`]), so a team can search and filter its postmortems
+//! before it has tagged any of them.
+//!
+//! Inference is deliberately cautious: only what the report says about the incident itself
+//! (title, summary and symptoms, trigger, cause, detection) is read, not its lessons, action items
+//! or timeline, which talk about other things; only whole names, aliases and signatures count
+//! (no typo matching), at least [`MIN_SCORE`] strong; at most [`MAX_PER_KIND`] values per kind,
+//! strongest first. Inferred values are marked as such on the case (`Facets::add_inferred`).
+
+use crate::{
+    corpus::{Case, FacetKind, Library},
+    search::{catalog::Catalog, suggest::Suggester},
+    taxonomy::Taxonomy,
+};
+
+/// At most this many values of one kind are inferred.
+pub const MAX_PER_KIND: usize = 3;
+
+/// The weakest match that counts: one exact word of a name or alias scores about 1.
+pub const MIN_SCORE: f32 = 1.0;
+
+/// Infers facet values from case text; built once per taxonomy, shared across threads.
+#[derive(Debug)]
+pub struct Inferrer {
+    catalog: Catalog,
+    suggester: Suggester,
+}
+
+impl Inferrer {
+    /// An inferrer over `taxonomy`'s values.
+    pub fn new(taxonomy: &Taxonomy) -> Inferrer {
+        let library = Library { cases: Vec::new(), taxonomy: taxonomy.clone(), diagnostics: Vec::new() };
+        let catalog = Catalog::new(&library);
+        let suggester = Suggester::new(taxonomy, &catalog);
+        Inferrer { catalog, suggester }
+    }
+
+    /// The values of `kind` that `case`'s text points at, strongest first.
+    pub fn infer(&self, case: &Case, kind: FacetKind) -> Vec<String> {
+        let mut text = vec![case.title.as_str(), case.symptoms.as_str()];
+        text.extend(case.trigger.as_deref());
+        text.extend(case.root_cause.as_deref());
+        text.push(case.detection.as_str());
+        // A paragraph break between fields keeps a phrase from matching across two of them.
+        let text = text.join("\n\n");
+        // Every word counts as known, so none is read as a typo of a taxonomy word.
+        self.suggester
+            .find(&text, &|_| true)
+            .into_iter()
+            .filter(|f| f.score >= MIN_SCORE)
+            .filter_map(|f| self.catalog.values().get(f.value))
+            .filter(|v| v.kind == kind)
+            .take(MAX_PER_KIND)
+            .map(|v| v.name.clone())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::model::Provenance;
+
+    fn case(title: &str, symptoms: &str, detection: &str) -> Case {
+        Case {
+            id: "x".into(),
+            title: title.into(),
+            date: None,
+            organization: "Us".into(),
+            scale: None,
+            symptoms: symptoms.into(),
+            trigger: None,
+            root_cause: None,
+            detection: detection.into(),
+            remediation: Vec::new(),
+            action_items: Vec::new(),
+            lessons: Some("Next time we will look at the GPU dashboards sooner.".into()),
+            facets: Default::default(),
+            sources: Vec::new(),
+            impact: None,
+            timeline: None,
+            provenance: Provenance { path: "x.md".into(), bundled: false },
+        }
+    }
+
+    #[test]
+    fn strong_matches_in_the_incident_text_are_inferred() {
+        let library = Library::bundled();
+        let inferrer = Inferrer::new(&library.taxonomy);
+        let c = case(
+            "Data loader workers killed by bus errors",
+            "Training crashed with \"DataLoader worker (pid 77) is killed by signal: Bus error\".",
+            "The job failed at once.",
+        );
+        let components = inferrer.infer(&c, FacetKind::Component);
+        assert!(components.contains(&"Training data loader".to_string()), "{components:?}");
+        assert!(components.len() <= MAX_PER_KIND);
+        // The lessons mention GPUs; lessons are not read.
+        assert!(!components.contains(&"GPU".to_string()), "{components:?}");
+    }
+
+    #[test]
+    fn typos_and_unrelated_text_infer_nothing() {
+        let library = Library::bundled();
+        let inferrer = Inferrer::new(&library.taxonomy);
+        let c =
+            case("The quarterly planning meeting ran long", "Nobody minded.", "Someone looked at the clock.");
+        for kind in FacetKind::ALL {
+            assert_eq!(inferrer.infer(&c, kind), Vec::<String>::new(), "{kind:?}");
+        }
+        let typo = case("Dataloadr workers", "", "");
+        assert!(!inferrer.infer(&typo, FacetKind::Component).contains(&"Training data loader".to_string()));
+    }
+}
