@@ -58,12 +58,19 @@ pub struct Unresolved {
 impl std::fmt::Display for Unresolved {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "unknown {} '{}'", self.kind.label().to_lowercase(), crate::text::one_line(&self.input))?;
-        if !self.nearest.is_empty() {
-            let quoted: Vec<String> = self.nearest.iter().map(|v| format!("'{v}'")).collect();
-            write!(f, "; nearest: {}", quoted.join(", "))?;
-        }
+        f.write_str(&nearest_suffix(&self.nearest))?;
         Ok(())
     }
+}
+
+/// `; nearest: 'a', 'b'` for the end of an error message, or nothing when `nearest` is empty:
+/// the one spelling of "did you mean" in every message that names near values.
+pub fn nearest_suffix(nearest: &[String]) -> String {
+    if nearest.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = nearest.iter().map(|v| format!("'{v}'")).collect();
+    format!("; nearest: {}", quoted.join(", "))
 }
 
 /// All facet values, in file order per kind.

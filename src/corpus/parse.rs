@@ -309,15 +309,16 @@ pub(crate) fn facet_value(
         return v.name.clone();
     }
     let nearest: Vec<String> =
-        taxonomy.nearest(kind, &written, 3).into_iter().map(|v| format!("'{}'", v.name)).collect();
+        taxonomy.nearest(kind, &written, 3).into_iter().map(|v| v.name.clone()).collect();
     let severity = match policy {
         FacetPolicy::Strict => Severity::Error,
         FacetPolicy::Lenient => Severity::Warning,
     };
-    let mut message = format!("{} '{written}' is not in the taxonomy", kind.label());
-    if !nearest.is_empty() {
-        message.push_str(&format!("; nearest: {}", nearest.join(", ")));
-    }
+    let message = format!(
+        "{} '{written}' is not in the taxonomy{}",
+        kind.label(),
+        crate::taxonomy::nearest_suffix(&nearest)
+    );
     ctx.report(text.offset, severity, message);
     written
 }

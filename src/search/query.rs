@@ -229,21 +229,19 @@ pub fn resolve_org(typed: &str, organizations: &[String]) -> Result<String, (Str
                 organizations.iter().map(|o| (strsim::jaro_winkler(&o.to_lowercase(), &want), o)).collect();
             scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
             let nearest: Vec<String> = scored.into_iter().take(3).map(|(_, o)| o.clone()).collect();
-            Err((format!("unknown organization '{shown}'{}", nearest_suffix(&nearest)), nearest))
+            Err((
+                format!("unknown organization '{shown}'{}", crate::taxonomy::nearest_suffix(&nearest)),
+                nearest,
+            ))
         }
         many => {
             let nearest: Vec<String> = many.iter().take(5).map(|o| (*o).clone()).collect();
-            Err((format!("organization '{shown}' is ambiguous{}", nearest_suffix(&nearest)), nearest))
+            Err((
+                format!("organization '{shown}' is ambiguous{}", crate::taxonomy::nearest_suffix(&nearest)),
+                nearest,
+            ))
         }
     }
-}
-
-fn nearest_suffix(nearest: &[String]) -> String {
-    if nearest.is_empty() {
-        return String::new();
-    }
-    let quoted: Vec<String> = nearest.iter().map(|v| format!("'{v}'")).collect();
-    format!("; nearest: {}", quoted.join(", "))
 }
 
 #[cfg(test)]
