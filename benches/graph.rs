@@ -23,7 +23,7 @@ fn main() {
     divan::main();
 }
 
-static BUNDLED: LazyLock<Vec<Case>> = LazyLock::new(|| Library::bundled().cases);
+static BUNDLED: LazyLock<Vec<Case>> = LazyLock::new(|| Library::bundled().cases.into_vec());
 
 static LARGE: LazyLock<Vec<Case>> = LazyLock::new(|| {
     let base = &*BUNDLED;

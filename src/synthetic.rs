@@ -392,7 +392,7 @@ pub fn library(n: usize, seed: u64) -> Library {
     let taxonomy = Library::load(&crate::corpus::LoadOptions { bundled: false, dirs: Vec::new() }).taxonomy;
     let mut cases = generate(&taxonomy, n, seed);
     cases.sort_by(Case::newest_first);
-    Library { cases, taxonomy, diagnostics: Vec::new() }
+    Library { cases: cases.into(), taxonomy, diagnostics: Vec::new() }
 }
 
 /// A case as a case file.

@@ -19,19 +19,24 @@ use std::{fmt, sync::Arc};
 use crate::{
     corpus::{
         body::{Body, BodySource},
+        cases::{CaseSource, Cases},
         model::{
             ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
             Provenance, Source, SourceKind,
         },
     },
     diag::{Diagnostic, Severity},
+    search::{
+        caseset::CaseSet,
+        catalog::{Catalog, CatalogParts, ValueEntry},
+    },
 };
 
 const MAGIC: &[u8; 16] = b"incidex-library\n";
 const BODIES_MAGIC: &[u8; 16] = b"incidex-bodies\n\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 3;
-/// Cases are stored in this many chunks, decoded in parallel.
+const FORMAT: u32 = 4;
+/// Cases are decoded in this many chunks, in parallel, when all of them are needed.
 const CHUNKS: usize = 8;
 /// The bodies file's magic line and format number.
 pub const BODIES_HEADER: usize = BODIES_MAGIC.len() + 4;
@@ -59,23 +64,23 @@ pub struct Encoded {
     pub bodies: Vec<u8>,
 }
 
-/// Encode `cases` and `diagnostics`.
-pub fn encode(cases: &[Case], diagnostics: &[Diagnostic]) -> Encoded {
+/// Encode `cases`, their `catalog` and `diagnostics`.
+pub fn encode(cases: &[Case], catalog: &Catalog, diagnostics: &[Diagnostic]) -> Encoded {
     let mut bodies = Writer::default();
     bodies.0.extend_from_slice(BODIES_MAGIC);
     bodies.u32(FORMAT);
     let mut record = Writer::default();
-    let places: Vec<(u64, u32)> = cases
-        .iter()
-        .map(|case| {
-            record.0.clear();
-            case.body.put(&mut record);
-            let at = bodies.0.len() as u64;
-            bodies.u32(crc32fast::hash(&record.0));
-            bodies.0.extend_from_slice(&record.0);
-            (at, u32::try_from(record.0.len()).unwrap_or(u32::MAX))
-        })
-        .collect();
+    let mut heads = Writer::default();
+    let mut offsets = Vec::with_capacity(cases.len());
+    for case in cases {
+        record.0.clear();
+        case.body.put(&mut record);
+        let at = bodies.0.len() as u64;
+        bodies.u32(crc32fast::hash(&record.0));
+        bodies.0.extend_from_slice(&record.0);
+        offsets.push(heads.0.len() as u64);
+        put_head(case, at, u32::try_from(record.0.len()).unwrap_or(u32::MAX), &mut heads);
+    }
 
     let mut payload = Writer::default();
     payload.len(diagnostics.len());
@@ -83,26 +88,14 @@ pub fn encode(cases: &[Case], diagnostics: &[Diagnostic]) -> Encoded {
         d.put(&mut payload);
     }
     payload.u64(bodies.0.len() as u64);
-    let per_chunk = cases.len().div_ceil(CHUNKS).max(1);
-    let chunks: Vec<Vec<u8>> = cases
-        .chunks(per_chunk)
-        .zip(places.chunks(per_chunk))
-        .map(|(part, places)| {
-            let mut w = Writer::default();
-            w.len(part.len());
-            for (case, &(at, len)) in part.iter().zip(places) {
-                put_head(case, at, len, &mut w);
-            }
-            w.0
-        })
-        .collect();
-    payload.len(chunks.len());
-    for chunk in &chunks {
-        payload.u64(chunk.len() as u64);
+    catalog.parts().put(&mut payload);
+    payload.len(cases.len());
+    for offset in offsets {
+        payload.u64(offset);
     }
-    for chunk in &chunks {
-        payload.0.extend_from_slice(chunk);
-    }
+    payload.u64(heads.0.len() as u64);
+    payload.0.extend_from_slice(&heads.0);
+
     let mut library = Vec::with_capacity(payload.0.len() + 32);
     library.extend_from_slice(MAGIC);
     library.extend_from_slice(&FORMAT.to_le_bytes());
@@ -111,20 +104,25 @@ pub fn encode(cases: &[Case], diagnostics: &[Diagnostic]) -> Encoded {
     Encoded { library, bodies: bodies.0 }
 }
 
-/// What [`decode`] gives: the cases (their bodies left in the bodies file) and the diagnostics.
+/// What [`decode`] gives.
 #[derive(Debug)]
 pub struct Decoded {
-    /// The cases, heads decoded, bodies read on first use.
-    pub cases: Vec<Case>,
+    /// The cases: each head decoded when first used, each body read when first used.
+    pub cases: Cases,
+    /// Their catalog, ready to search with.
+    pub catalog: Catalog,
     /// The diagnostics.
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Decode the library file [`encode`] wrote, leaving each body in `bodies` (the bodies file,
-/// `bodies_len` bytes long, its header checked with [`check_bodies_header`]).
-pub fn decode(bytes: &[u8], bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Result<Decoded> {
-    let header = MAGIC.len() + 8;
-    if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+/// The length of the library file's header: magic, format, checksum.
+const HEADER: usize = MAGIC.len() + 8;
+
+/// Decode the library file [`encode`] wrote, leaving each case's head in `bytes` and each body
+/// in `bodies` (the bodies file, `bodies_len` bytes long, its header checked with
+/// [`check_bodies_header`]). Everything is checked here; only the heads are decoded later.
+pub fn decode(bytes: Vec<u8>, bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Result<Decoded> {
+    if bytes.len() < HEADER || &bytes[..MAGIC.len()] != MAGIC {
         return Err(Corrupt("not an incidex cache file".into()));
     }
     let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
@@ -132,11 +130,10 @@ pub fn decode(bytes: &[u8], bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Re
     if format != FORMAT {
         return Err(Corrupt(format!("cache format {format}, expected {FORMAT}")));
     }
-    let payload = &bytes[header..];
-    if crc32fast::hash(payload) != word(MAGIC.len() + 4) {
+    if crc32fast::hash(&bytes[HEADER..]) != word(MAGIC.len() + 4) {
         return Err(Corrupt("checksum mismatch".into()));
     }
-    let mut r = Reader { bytes: payload, at: 0 };
+    let mut r = Reader { bytes: &bytes[HEADER..], at: 0 };
     let n = r.len()?;
     let mut diagnostics = Vec::with_capacity(n);
     for _ in 0..n {
@@ -146,44 +143,97 @@ pub fn decode(bytes: &[u8], bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Re
     if expected != bodies_len {
         return Err(Corrupt(format!("the bodies file has {bodies_len} bytes, expected {expected}")));
     }
-    let n_chunks = r.len()?;
-    let mut sizes = Vec::with_capacity(n_chunks);
-    for _ in 0..n_chunks {
-        sizes.push(usize::try_from(r.u64()?).map_err(|_| Corrupt("chunk size".into()))?);
+    let catalog = CatalogParts::get(&mut r)?;
+    let n = r.len()?;
+    if n != catalog.len {
+        return Err(Corrupt(format!("{n} cases, a catalog of {}", catalog.len)));
     }
-    let mut chunks: Vec<&[u8]> = Vec::with_capacity(n_chunks);
-    for size in sizes {
-        chunks.push(r.take(size)?);
+    let offsets = (0..n).map(|_| r.u64()).collect::<Result<Vec<u64>>>()?;
+    let heads_len = r.u64()?;
+    let heads_at = HEADER + r.at;
+    if heads_at as u64 + heads_len != bytes.len() as u64 {
+        return Err(Corrupt("the heads do not end the file".into()));
     }
-    if r.at != payload.len() {
-        return Err(Corrupt("trailing bytes".into()));
+    if offsets.windows(2).any(|w| w[0] >= w[1]) || offsets.last().is_some_and(|&last| last >= heads_len) {
+        return Err(Corrupt("the heads are out of order".into()));
     }
-    let decoded: Vec<Result<Vec<Case>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            chunks.iter().map(|chunk| scope.spawn(move || decode_chunk(chunk, bodies, bodies_len))).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Corrupt("a chunk could not be decoded".into()))))
-            .collect()
-    });
-    let mut cases = Vec::new();
-    for chunk in decoded {
-        cases.extend(chunk?);
-    }
-    Ok(Decoded { cases, diagnostics })
+    let stored = StoredCases { bytes, heads_at, offsets, bodies: bodies.clone(), bodies_len };
+    Ok(Decoded { cases: Cases::stored(Arc::new(stored)), catalog: Catalog::from_parts(catalog), diagnostics })
 }
 
-fn decode_chunk(bytes: &[u8], bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Result<Vec<Case>> {
-    let mut r = Reader { bytes, at: 0 };
-    let n = r.len()?;
-    let mut cases = Vec::with_capacity(n.min(bytes.len()));
-    for _ in 0..n {
-        cases.push(get_head(&mut r, bodies, bodies_len)?);
+/// The cases of a library file, decoded one at a time or all at once (see `crate::corpus::cases`).
+struct StoredCases {
+    /// The whole library file, checked.
+    bytes: Vec<u8>,
+    /// Where the heads start in `bytes`.
+    heads_at: usize,
+    /// Where each head starts, from `heads_at`.
+    offsets: Vec<u64>,
+    bodies: Arc<dyn BodySource>,
+    bodies_len: u64,
+}
+
+impl StoredCases {
+    fn head(&self, i: usize) -> Result<Case> {
+        let start = self.heads_at + self.offsets[i] as usize;
+        let end = self.offsets.get(i + 1).map_or(self.bytes.len(), |&o| self.heads_at + o as usize);
+        let mut r = Reader { bytes: &self.bytes[start..end], at: 0 };
+        let case = get_head(&mut r, &self.bodies, self.bodies_len)?;
+        if r.at != r.bytes.len() {
+            return Err(Corrupt("trailing bytes in a case".into()));
+        }
+        Ok(case)
     }
-    if r.at != bytes.len() {
-        return Err(Corrupt("trailing bytes in a chunk".into()));
+
+    /// Case `i`, or, should its checked bytes not decode (a bug, not damage), a case that says
+    /// so; the entry is then not trusted again.
+    fn head_or_placeholder(&self, i: usize) -> Case {
+        self.head(i).unwrap_or_else(|Corrupt(why)| {
+            self.bodies.damaged(&why);
+            Case {
+                id: format!("unreadable-case-{i}"),
+                title: "(this case could not be read from the cache)".into(),
+                date: None,
+                organization: String::new(),
+                facets: Facets::default(),
+                provenance: Provenance { path: String::new(), bundled: false },
+                body: CaseBody::unreadable(&why).into(),
+            }
+        })
     }
-    Ok(cases)
+}
+
+impl CaseSource for StoredCases {
+    fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    fn case(&self, i: usize) -> Case {
+        self.head_or_placeholder(i)
+    }
+
+    fn all(&self) -> Vec<Case> {
+        let n = self.offsets.len();
+        let per_chunk = n.div_ceil(CHUNKS).max(1);
+        let ranges: Vec<std::ops::Range<usize>> =
+            (0..n).step_by(per_chunk).map(|start| start..(start + per_chunk).min(n)).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ranges
+                .iter()
+                .map(|range| {
+                    let range = range.clone();
+                    scope.spawn(move || range.map(|i| self.head_or_placeholder(i)).collect::<Vec<Case>>())
+                })
+                .collect();
+            handles
+                .into_iter()
+                .zip(&ranges)
+                .flat_map(|(h, range)| {
+                    h.join().unwrap_or_else(|_| range.clone().map(|i| self.head_or_placeholder(i)).collect())
+                })
+                .collect()
+        })
+    }
 }
 
 /// Check the first [`BODIES_HEADER`] bytes of a bodies file.
@@ -418,18 +468,12 @@ impl Codec for Facets {
         }
     }
     fn get(r: &mut Reader) -> Result<Self> {
-        let mut facets = Facets::default();
+        let mut facets = Facets::with_capacity(8);
         for kind in FacetKind::ALL {
             let n = r.len()?;
-            let mut written = Vec::with_capacity(n);
-            let mut inferred = Vec::new();
             for _ in 0..n {
                 let v = r.str()?;
-                if r.flag()? { inferred.push(v) } else { written.push(v) }
-            }
-            facets.set(kind, written);
-            for v in inferred {
-                facets.add_inferred(kind, v);
+                if r.flag()? { facets.add_inferred(kind, v) } else { facets.push(kind, v) }
             }
         }
         Ok(facets)
@@ -507,6 +551,109 @@ impl Codec for CaseBody {
     }
 }
 
+impl CatalogParts {
+    fn put(&self, w: &mut Writer) {
+        w.u64(self.len as u64);
+        w.len(self.values.len());
+        for v in &self.values {
+            w.u8(position(&FacetKind::ALL, &v.kind));
+            w.str(&v.name);
+            put_set(&v.cases, w);
+        }
+        w.len(self.orgs.len());
+        for (key, cases) in &self.orgs {
+            w.str(key);
+            put_set(cases, w);
+        }
+        w.strs(&self.org_names);
+        for (range, year) in self.dates.iter().zip(&self.years) {
+            match range {
+                Some((start, end)) => {
+                    w.u8(1);
+                    for (y, m, d) in [start, end] {
+                        w.u32(u32::from(*y));
+                        w.u8(*m);
+                        w.u8(*d);
+                    }
+                }
+                None => w.u8(0),
+            }
+            w.u32(year.map_or(0, u32::from));
+        }
+    }
+
+    fn get(r: &mut Reader) -> Result<Self> {
+        let len = usize::try_from(r.u64()?).map_err(|_| Corrupt("catalog size".into()))?;
+        let n = r.len()?;
+        let mut values = Vec::with_capacity(n);
+        for _ in 0..n {
+            let kind = r.index(&FacetKind::ALL, "facet kind")?;
+            let name = r.str()?;
+            values.push(ValueEntry { kind, name, cases: get_set(r, len)? });
+        }
+        let n = r.len()?;
+        let mut orgs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let key = r.str()?;
+            orgs.push((key, get_set(r, len)?));
+        }
+        let org_names = r.strs()?;
+        if len > r.bytes.len() - r.at {
+            return Err(Corrupt("catalog size larger than the data".into()));
+        }
+        let (mut dates, mut years) = (Vec::with_capacity(len), Vec::with_capacity(len));
+        for _ in 0..len {
+            let day = |r: &mut Reader| -> Result<(u16, u8, u8)> {
+                let y = u16::try_from(r.u32()?).map_err(|_| Corrupt("year".into()))?;
+                Ok((y, r.u8()?, r.u8()?))
+            };
+            dates.push(if r.flag()? { Some((day(r)?, day(r)?)) } else { None });
+            let year = r.u32()?;
+            years.push(if year == 0 {
+                None
+            } else {
+                Some(u16::try_from(year).map_err(|_| Corrupt("year".into()))?)
+            });
+        }
+        Ok(CatalogParts { len, values, orgs, org_names, dates, years })
+    }
+}
+
+/// A set of cases: as positions when that is smaller, else as bitset words.
+fn put_set(set: &CaseSet, w: &mut Writer) {
+    let members = set.count();
+    if members * 32 < set.words().len() * 64 {
+        w.u8(0);
+        w.len(members);
+        for i in set.iter() {
+            w.u32(i as u32);
+        }
+    } else {
+        w.u8(1);
+        for &word in set.words() {
+            w.u64(word);
+        }
+    }
+}
+
+fn get_set(r: &mut Reader, len: usize) -> Result<CaseSet> {
+    if r.flag()? {
+        let words = (0..len.div_ceil(64)).map(|_| r.u64()).collect::<Result<Vec<u64>>>()?;
+        CaseSet::from_words(len, words).ok_or_else(|| Corrupt("case set".into()))
+    } else {
+        let n = r.len()?;
+        let mut set = CaseSet::empty(len);
+        for _ in 0..n {
+            let i = r.u32()? as usize;
+            if i >= len {
+                return Err(Corrupt("case position out of range".into()));
+            }
+            set.insert(i);
+        }
+        Ok(set)
+    }
+}
+
 /// A case's head, and where its body record is in the bodies file.
 fn put_head(case: &Case, at: u64, len: u32, w: &mut Writer) {
     w.str(&case.id);
@@ -552,7 +699,7 @@ mod tests {
 
     fn sample() -> (Vec<Case>, Vec<Diagnostic>) {
         let library = Library::bundled();
-        let mut cases = library.cases;
+        let mut cases = library.cases.into_vec();
         // Exercise what bundled cases lack: inferred values, a root cause, a timeline, no date.
         cases[0].facets.add_inferred(FacetKind::Component, "Inferred value".into());
         cases[0].body.root_cause = Some("Why.".into());
@@ -580,32 +727,65 @@ mod tests {
     fn round_trip(encoded: &Encoded) -> Result<Decoded> {
         check_bodies_header(&encoded.bodies)?;
         let bodies: Arc<dyn BodySource> = Arc::new(InMemory(encoded.bodies.clone()));
-        decode(&encoded.library, &bodies, encoded.bodies.len() as u64)
+        decode(encoded.library.clone(), &bodies, encoded.bodies.len() as u64)
+    }
+
+    fn encode_cases(cases: &[Case], diagnostics: &[Diagnostic]) -> Encoded {
+        let library = Library {
+            cases: cases.to_vec().into(),
+            taxonomy: Library::bundled().taxonomy,
+            diagnostics: Vec::new(),
+        };
+        encode(cases, &Catalog::new(&library), diagnostics)
     }
 
     #[test]
-    fn a_library_round_trips_with_bodies_read_on_first_use() {
+    fn a_library_round_trips_with_cases_decoded_when_used() {
         let (cases, diagnostics) = sample();
-        let encoded = encode(&cases, &diagnostics);
+        let encoded = encode_cases(&cases, &diagnostics);
         let decoded = round_trip(&encoded).unwrap();
-        assert!(decoded.cases.iter().all(|c| !c.body.is_read()), "no body is read at start-up");
-        assert_eq!(decoded.cases, cases);
+        assert_eq!(decoded.cases.len(), cases.len());
+        assert_eq!(decoded.cases[3].id, cases[3].id);
+        assert!(!decoded.cases[3].body.is_read(), "a head is decoded without its body");
+        let library = Library {
+            cases: cases.clone().into(),
+            taxonomy: Library::bundled().taxonomy,
+            diagnostics: Vec::new(),
+        };
+        assert_eq!(decoded.catalog.parts(), Catalog::new(&library).parts(), "the catalog comes back whole");
+        assert!(decoded.cases.iter().all(|c| !c.body.is_read() || c.id == cases[3].id));
+        assert_eq!(decoded.cases.all(), cases);
         assert_eq!(decoded.diagnostics, diagnostics);
         assert!(decoded.cases[0].facets.is_inferred(FacetKind::Component, "Inferred value"));
         assert!(
-            encoded.library.len() * 4 < encoded.bodies.len(),
-            "start-up reads a small part: {} of {} bytes",
+            encoded.library.len() * 2 < encoded.bodies.len(),
+            "start-up reads the smaller part: {} of {} bytes",
             encoded.library.len(),
             encoded.bodies.len()
         );
-        let empty = round_trip(&encode(&[], &[])).unwrap();
+        let empty = round_trip(&encode_cases(&[], &[])).unwrap();
         assert!(empty.cases.is_empty() && empty.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn case_sets_are_stored_either_way() {
+        let mut sparse = CaseSet::empty(1000);
+        sparse.insert(3);
+        sparse.insert(999);
+        let full = CaseSet::full(1000);
+        for set in [sparse, full, CaseSet::empty(0), CaseSet::full(64)] {
+            let mut w = Writer::default();
+            put_set(&set, &mut w);
+            let mut r = Reader { bytes: &w.0, at: 0 };
+            assert_eq!(get_set(&mut r, set.capacity()).unwrap(), set);
+            assert_eq!(r.at, w.0.len());
+        }
     }
 
     #[test]
     fn damage_anywhere_is_an_error_not_a_panic() {
         let (cases, diagnostics) = sample();
-        let encoded = encode(&cases[..5], &diagnostics);
+        let encoded = encode_cases(&cases[..5], &diagnostics);
         for at in (0..encoded.library.len()).step_by(97) {
             let mut bad = encoded.clone();
             bad.library[at] ^= 0x5a;
@@ -627,7 +807,7 @@ mod tests {
     #[test]
     fn a_damaged_body_is_found_when_it_is_read() {
         let (cases, diagnostics) = sample();
-        let encoded = encode(&cases[..3], &diagnostics);
+        let encoded = encode_cases(&cases[..3], &diagnostics);
         for at in (BODIES_HEADER..encoded.bodies.len()).step_by(31) {
             let mut bad = encoded.clone();
             bad.bodies[at] ^= 0x21;

@@ -37,7 +37,7 @@ use crate::{
     },
     error::Result,
     progress::{Progress, ProgressFn, Stage},
-    search::{Engine, index::CaseIndex},
+    search::{Engine, catalog::Catalog, index::CaseIndex},
 };
 
 /// When the cache is used.
@@ -115,6 +115,9 @@ pub struct Opened {
     /// Its search index, when it was opened from the cache or built with progress; `None` for
     /// a library small enough to index in memory when the engine starts.
     pub index: Option<CaseIndex>,
+    /// Its catalog, when it was opened from the cache or built to store it (else the engine
+    /// builds it from the cases).
+    pub catalog: Option<Catalog>,
     /// What the cache did.
     pub cache: CacheUse,
     /// The cache entry the library belongs to, when it was read from or written to one.
@@ -128,7 +131,7 @@ impl Opened {
     pub fn into_engine(self) -> Result<Engine> {
         let library = Arc::new(self.library);
         match self.index {
-            Some(index) => Ok(Engine::with_index(library, index)),
+            Some(index) => Ok(Engine::with_parts(library, index, self.catalog)),
             None => Engine::new(library),
         }
     }
@@ -146,16 +149,24 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
     };
     let Some(dir) = cache.dir.as_deref().filter(|_| wanted) else {
         let library = Library::load_files(options.bundled, &files, listing, progress);
-        return Opened { library, index: None, cache: CacheUse::Unused, entry: None, warnings: Vec::new() };
+        return Opened {
+            library,
+            index: None,
+            catalog: None,
+            cache: CacheUse::Unused,
+            entry: None,
+            warnings: Vec::new(),
+        };
     };
     let key = fingerprint::fingerprint(options.bundled, &options.dirs, &files);
     let entry = dir.join(format!("lib-{key}"));
     let mut warnings = Vec::new();
     match read_entry(&entry, &files) {
-        Ok(Some((library, index))) => {
+        Ok(Some((library, index, catalog))) => {
             return Opened {
                 library,
                 index: Some(index),
+                catalog: Some(catalog),
                 cache: CacheUse::Hit,
                 entry: Some(entry),
                 warnings,
@@ -173,9 +184,14 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
     }
     let library = Library::load_files(options.bundled, &files, listing, progress);
     match store(dir, &entry, &library, progress) {
-        Ok(index) => {
-            Opened { library, index: Some(index), cache: CacheUse::Stored, entry: Some(entry), warnings }
-        }
+        Ok((index, catalog)) => Opened {
+            library,
+            index: Some(index),
+            catalog: Some(catalog),
+            cache: CacheUse::Stored,
+            entry: Some(entry),
+            warnings,
+        },
         Err(e) => {
             warnings.push(format!(
                 "cannot write the cache in {} ({e}); the library is read without it",
@@ -185,7 +201,14 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
             let index = Index::create_in_ram(CaseIndex::schema());
             let index = CaseIndex::write(&index, &library.cases, progress)
                 .and_then(|()| CaseIndex::from_index(&index));
-            Opened { library, index: index.ok(), cache: CacheUse::NotStored, entry: None, warnings }
+            Opened {
+                library,
+                index: index.ok(),
+                catalog: None,
+                cache: CacheUse::NotStored,
+                entry: None,
+                warnings,
+            }
         }
     }
 }
@@ -195,7 +218,7 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
 fn read_entry(
     entry: &Path,
     files: &[FoundFile],
-) -> std::result::Result<Option<(Library, CaseIndex)>, String> {
+) -> std::result::Result<Option<(Library, CaseIndex, Catalog)>, String> {
     let bytes = match fs::read(entry.join(LIBRARY_FILE)) {
         Ok(bytes) => bytes,
         Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => {
@@ -206,8 +229,8 @@ fn read_entry(
     let (bodies, bodies_len) =
         bodies::BodyFile::open(&entry.join(BODIES_FILE), entry).map_err(|e| format!("{BODIES_FILE}: {e}"))?;
     let bodies: Arc<dyn BodySource> = Arc::new(bodies);
-    let codec::Decoded { cases, diagnostics } =
-        codec::decode(&bytes, &bodies, bodies_len).map_err(|e| e.to_string())?;
+    let codec::Decoded { cases, catalog, diagnostics } =
+        codec::decode(bytes, &bodies, bodies_len).map_err(|e| e.to_string())?;
     let index = open_index(&entry.join(INDEX_DIR)).map_err(|e| format!("search index: {e}"))?;
     if !index.covers(cases.len()) {
         return Err(format!(
@@ -219,7 +242,7 @@ fn read_entry(
     // The taxonomy is read again, by the code that read it the first time; its problems are
     // among the cached diagnostics already.
     let (taxonomy, _) = load_taxonomy(files);
-    Ok(Some((Library { cases, taxonomy, diagnostics }, index)))
+    Ok(Some((Library { cases, taxonomy, diagnostics }, index, catalog)))
 }
 
 /// Open the index of a finished entry without writing or locking anything.
@@ -231,28 +254,36 @@ fn open_index(dir: &Path) -> std::result::Result<CaseIndex, String> {
 
 /// Write `library` and its index as the entry `entry` in `dir`: in full to a temporary
 /// directory, then renamed into place; the index is then opened from the entry.
-fn store(dir: &Path, entry: &Path, library: &Library, progress: ProgressFn<'_>) -> io::Result<CaseIndex> {
+fn store(
+    dir: &Path,
+    entry: &Path,
+    library: &Library,
+    progress: ProgressFn<'_>,
+) -> io::Result<(CaseIndex, Catalog)> {
+    let catalog = Catalog::new(library);
     fs::create_dir_all(dir)?;
     let tmp = dir.join(format!("tmp-{}-{}", std::process::id(), nanos_now()));
     fs::create_dir(&tmp)?;
-    let written = write_entry(&tmp, library, progress).and_then(|()| match fs::rename(&tmp, entry) {
-        Ok(()) => Ok(()),
-        // Another process wrote the same entry first: theirs is as good as ours.
-        Err(_) if entry.join(LIBRARY_FILE).is_file() => {
-            let _ = fs::remove_dir_all(&tmp);
-            Ok(())
-        }
-        Err(e) => Err(e),
-    });
+    let written =
+        write_entry(&tmp, library, &catalog, progress).and_then(|()| match fs::rename(&tmp, entry) {
+            Ok(()) => Ok(()),
+            // Another process wrote the same entry first: theirs is as good as ours.
+            Err(_) if entry.join(LIBRARY_FILE).is_file() => {
+                let _ = fs::remove_dir_all(&tmp);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        });
     if written.is_err() {
         let _ = fs::remove_dir_all(&tmp);
     }
     written?;
     prune(dir, entry);
-    open_index(&entry.join(INDEX_DIR)).map_err(io::Error::other)
+    let index = open_index(&entry.join(INDEX_DIR)).map_err(io::Error::other)?;
+    Ok((index, catalog))
 }
 
-fn write_entry(tmp: &Path, library: &Library, progress: ProgressFn<'_>) -> io::Result<()> {
+fn write_entry(tmp: &Path, library: &Library, catalog: &Catalog, progress: ProgressFn<'_>) -> io::Result<()> {
     let index_dir = tmp.join(INDEX_DIR);
     fs::create_dir(&index_dir)?;
     let index = Index::create_in_dir(&index_dir, CaseIndex::schema()).map_err(io::Error::other)?;
@@ -263,7 +294,7 @@ fn write_entry(tmp: &Path, library: &Library, progress: ProgressFn<'_>) -> io::R
         let _ = fs::remove_file(index_dir.join(lock));
     }
     progress(Progress { stage: Stage::Saving, done: 0, total: 1 });
-    let encoded = codec::encode(&library.cases, &library.diagnostics);
+    let encoded = codec::encode(&library.cases, catalog, &library.diagnostics);
     // The bodies first: an entry with a library file is a finished one.
     for (name, bytes) in [(BODIES_FILE, &encoded.bodies), (LIBRARY_FILE, &encoded.library)] {
         let mut file = fs::File::create(tmp.join(name))?;
@@ -442,6 +473,10 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let first = load(&f);
         let hit = load(&f);
         assert_eq!(hit.cache, CacheUse::Hit);
+        assert!(!hit.library.cases.all_decoded(), "a hit decodes no case at start-up");
+        let engine_first = hit.catalog.as_ref().map(|c| c.len());
+        assert_eq!(engine_first, Some(3), "the catalog comes from the entry");
+        assert!(!hit.library.cases.all_decoded());
         assert!(hit.library.cases.iter().all(|c| !c.body.is_read()), "a hit reads no body at start-up");
         assert_eq!(hit.library.cases[1].body.detection, "Pager.");
         assert!(hit.library.cases[1].body.is_read());

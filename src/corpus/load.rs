@@ -17,6 +17,7 @@ pub use super::listing::{FoundFile, is_library_file, is_markdown, list_files};
 use crate::{
     corpus::{
         bundled,
+        cases::Cases,
         markdown::parse_postmortem,
         model::Case,
         parse::{FacetPolicy, parse_case},
@@ -45,8 +46,8 @@ impl Default for LoadOptions {
 /// Everything loaded: cases (newest first), the merged taxonomy, and the problems found.
 #[derive(Debug, Clone)]
 pub struct Library {
-    /// The cases, newest first, ties by id.
-    pub cases: Vec<Case>,
+    /// The cases, newest first, ties by id (decoded when used, for a library from the cache).
+    pub cases: Cases,
     /// The bundled taxonomy extended by every user taxonomy.
     pub taxonomy: Taxonomy,
     /// Problems found while loading, in load order.
@@ -125,7 +126,7 @@ impl Library {
             cases.push(case);
         }
         cases.sort_by(Case::newest_first);
-        Library { cases, taxonomy, diagnostics }
+        Library { cases: cases.into(), taxonomy, diagnostics }
     }
 
     /// The bundled library alone.

@@ -3,6 +3,7 @@
 
 pub mod body;
 pub mod bundled;
+pub mod cases;
 pub mod check;
 pub mod listing;
 pub mod load;

@@ -354,35 +354,65 @@ impl Impact {
 }
 
 /// The facet values a case is tagged with, one list per kind, in file order.
+///
+/// Stored as one list, kinds in seed order, with where each kind ends: a library of 100,000
+/// cases makes one allocation per case for its lists rather than four.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Facets {
-    lists: [Vec<String>; 4],
+    values: Vec<String>,
+    /// Where each kind's values end in `values`.
+    ends: [u32; 4],
     /// Values that were inferred from the text rather than written by an author.
     inferred: BTreeSet<(FacetKind, String)>,
 }
 
 impl Facets {
+    /// Room for `n` values over all kinds.
+    pub fn with_capacity(n: usize) -> Facets {
+        Facets { values: Vec::with_capacity(n), ..Facets::default() }
+    }
+
+    fn range(&self, kind: FacetKind) -> std::ops::Range<usize> {
+        let i = kind.index();
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        start..self.ends[i] as usize
+    }
+
     /// The values of one kind.
     pub fn values(&self, kind: FacetKind) -> &[String] {
-        &self.lists[kind.index()]
+        &self.values[self.range(kind)]
     }
 
     /// Replace the values of one kind.
     pub fn set(&mut self, kind: FacetKind, values: Vec<String>) {
-        self.lists[kind.index()] = values;
+        let range = self.range(kind);
+        let (old, new) = (range.len(), values.len());
+        self.values.splice(range, values);
+        for end in &mut self.ends[kind.index()..] {
+            *end = (*end as usize + new - old) as u32;
+        }
+    }
+
+    /// Add a value at the end of its kind's list.
+    pub fn push(&mut self, kind: FacetKind, value: String) {
+        let at = self.range(kind).end;
+        self.values.insert(at, value);
+        for end in &mut self.ends[kind.index()..] {
+            *end += 1;
+        }
     }
 
     /// Add an inferred value (kept apart so it can be shown as inferred).
     pub fn add_inferred(&mut self, kind: FacetKind, value: String) {
         if !self.contains(kind, &value) {
-            self.lists[kind.index()].push(value.clone());
+            self.push(kind, value.clone());
             self.inferred.insert((kind, value));
         }
     }
 
     /// Whether `value` was inferred rather than written.
     pub fn is_inferred(&self, kind: FacetKind, value: &str) -> bool {
-        self.inferred.contains(&(kind, value.to_string()))
+        !self.inferred.is_empty() && self.inferred.contains(&(kind, value.to_string()))
     }
 
     /// Whether the case has `value` of `kind` (exact name).
@@ -397,12 +427,12 @@ impl Facets {
 
     /// Number of values over all kinds.
     pub fn len(&self) -> usize {
-        self.lists.iter().map(Vec::len).sum()
+        self.values.len()
     }
 
     /// True when no kind has a value.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.values.is_empty()
     }
 }
 
@@ -601,6 +631,27 @@ mod tests {
             assert_eq!(s.parse::<FacetKind>().unwrap(), k, "{s}");
         }
         assert!("colour".parse::<FacetKind>().is_err());
+    }
+
+    #[test]
+    fn each_kind_keeps_its_own_values_whatever_the_order_they_are_set_in() {
+        let mut f = Facets::default();
+        f.set(FacetKind::Symptom, vec!["Hang".into(), "Crash".into()]);
+        f.set(FacetKind::RootCause, vec!["Bug".into()]);
+        f.set(FacetKind::ContributingFactor, vec!["Scale".into()]);
+        f.set(FacetKind::Component, vec!["NCCL".into(), "GPU".into(), "Storage".into()]);
+        f.set(FacetKind::Symptom, vec!["Slow".into()]);
+        f.add_inferred(FacetKind::RootCause, "Deadlock".into());
+        assert_eq!(f.values(FacetKind::RootCause), ["Bug", "Deadlock"]);
+        assert_eq!(f.values(FacetKind::Component), ["NCCL", "GPU", "Storage"]);
+        assert_eq!(f.values(FacetKind::Symptom), ["Slow"]);
+        assert_eq!(f.values(FacetKind::ContributingFactor), ["Scale"]);
+        assert_eq!(f.len(), 7);
+        let kinds: Vec<FacetKind> = f.iter().map(|(k, _)| k).collect();
+        assert!(kinds.is_sorted(), "kinds in seed order: {kinds:?}");
+        f.set(FacetKind::Component, Vec::new());
+        assert!(f.values(FacetKind::Component).is_empty());
+        assert_eq!(f.values(FacetKind::Symptom), ["Slow"]);
     }
 
     #[test]

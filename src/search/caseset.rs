@@ -33,6 +33,21 @@ impl CaseSet {
         }
     }
 
+    /// The set as 64-bit words, case `i` at bit `i % 64` of word `i / 64` (to store it).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The set [`CaseSet::words`] gave for `len` cases; `None` when the words do not fit `len`.
+    pub fn from_words(len: usize, words: Vec<u64>) -> Option<CaseSet> {
+        if words.len() != len.div_ceil(64) {
+            return None;
+        }
+        let mut set = CaseSet { words, len };
+        set.clear_tail();
+        Some(set)
+    }
+
     /// The number of cases the set ranges over (not the number of members).
     pub fn capacity(&self) -> usize {
         self.len

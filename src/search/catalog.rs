@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use crate::{
     corpus::{FacetKind, Library},
     filter::Filters,
@@ -14,7 +16,25 @@ use crate::{
 };
 
 /// The first and last day a case's date can mean.
-type DayRange = ((u16, u8, u8), (u16, u8, u8));
+pub type DayRange = ((u16, u8, u8), (u16, u8, u8));
+
+/// Everything a catalog holds, to store it and build it again without the cases (the on-disk
+/// cache keeps it, so a warm start decodes no case to filter and count).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogParts {
+    /// The number of cases.
+    pub len: usize,
+    /// Every value, by id.
+    pub values: Vec<ValueEntry>,
+    /// ASCII-lowercased organization -> its cases.
+    pub orgs: Vec<(String, CaseSet)>,
+    /// Distinct organization names as written, sorted case-insensitively.
+    pub org_names: Vec<String>,
+    /// Per case: the first and last day its date can mean.
+    pub dates: Vec<Option<DayRange>>,
+    /// Per case: its year.
+    pub years: Vec<Option<u16>>,
+}
 
 /// One facet value known to the catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,8 +51,9 @@ pub struct ValueEntry {
 #[derive(Debug, Clone)]
 pub struct Catalog {
     values: Vec<ValueEntry>,
-    /// Per kind (by [`FacetKind::index`]): name -> value id.
-    ids: [HashMap<String, usize>; 4],
+    /// Per kind (by [`FacetKind::index`]): name -> value id. (A fast hash: the keys are the
+    /// library's own values, and start-up looks one up per facet of every case.)
+    ids: [FxHashMap<String, usize>; 4],
     /// ASCII-lowercased organization -> its cases.
     orgs: HashMap<String, CaseSet>,
     /// Distinct organization names as written, sorted case-insensitively.
@@ -61,7 +82,7 @@ impl Catalog {
         }
         // Organizations as written -> their lowercased key: most cases repeat a name seen before,
         // and looking it up costs no allocation.
-        let mut org_keys: HashMap<&str, String> = HashMap::new();
+        let mut org_keys: FxHashMap<&str, String> = FxHashMap::default();
         for (i, case) in library.cases.iter().enumerate() {
             for (kind, value) in case.facets.iter() {
                 let id = catalog.intern(kind, value);
@@ -83,6 +104,38 @@ impl Catalog {
         }
         catalog.org_names.sort_by_key(|o| (o.to_lowercase(), o.clone()));
         catalog
+    }
+
+    /// What the catalog holds; see [`CatalogParts`].
+    pub fn parts(&self) -> CatalogParts {
+        let mut orgs: Vec<(String, CaseSet)> =
+            self.orgs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        orgs.sort_by(|a, b| a.0.cmp(&b.0));
+        CatalogParts {
+            len: self.len,
+            values: self.values.clone(),
+            orgs,
+            org_names: self.org_names.clone(),
+            dates: self.dates.clone(),
+            years: self.years.clone(),
+        }
+    }
+
+    /// The catalog [`Catalog::parts`] gave.
+    pub fn from_parts(parts: CatalogParts) -> Catalog {
+        let mut ids: [FxHashMap<String, usize>; 4] = Default::default();
+        for (id, v) in parts.values.iter().enumerate() {
+            ids[v.kind.index()].insert(v.name.clone(), id);
+        }
+        Catalog {
+            values: parts.values,
+            ids,
+            orgs: parts.orgs.into_iter().collect(),
+            org_names: parts.org_names,
+            dates: parts.dates,
+            years: parts.years,
+            len: parts.len,
+        }
     }
 
     fn intern(&mut self, kind: FacetKind, name: &str) -> usize {
@@ -165,6 +218,20 @@ impl Catalog {
 mod tests {
     use super::*;
     use crate::filter::FacetFilter;
+
+    #[test]
+    fn a_catalog_is_rebuilt_from_its_parts() {
+        let library = Library::bundled();
+        let catalog = Catalog::new(&library);
+        let again = Catalog::from_parts(catalog.parts());
+        assert_eq!(again.parts(), catalog.parts());
+        let mut filters = Filters::default();
+        filters.after = "2024".parse().ok();
+        assert_eq!(again.filter(&filters), catalog.filter(&filters));
+        for v in catalog.values() {
+            assert_eq!(again.id(v.kind, &v.name), catalog.id(v.kind, &v.name));
+        }
+    }
 
     #[test]
     fn filtering_agrees_with_filters_matches() {

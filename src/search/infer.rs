@@ -30,7 +30,8 @@ pub struct Inferrer {
 impl Inferrer {
     /// An inferrer over `taxonomy`'s values.
     pub fn new(taxonomy: &Taxonomy) -> Inferrer {
-        let library = Library { cases: Vec::new(), taxonomy: taxonomy.clone(), diagnostics: Vec::new() };
+        let library =
+            Library { cases: Default::default(), taxonomy: taxonomy.clone(), diagnostics: Vec::new() };
         let catalog = Catalog::new(&library);
         let suggester = Suggester::new(taxonomy, &catalog);
         Inferrer { catalog, suggester }

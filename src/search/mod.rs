@@ -146,7 +146,13 @@ impl Engine {
     /// [`Engine::new`] over an index built already for `library`'s cases (opened from the
     /// on-disk cache: see `crate::cache`).
     pub fn with_index(library: Arc<Library>, index: CaseIndex) -> Engine {
-        let catalog = Catalog::new(&library);
+        Engine::with_parts(library, index, None)
+    }
+
+    /// [`Engine::with_index`] with the library's catalog too, when it was stored with the index
+    /// (then no case is decoded to build it).
+    pub fn with_parts(library: Arc<Library>, index: CaseIndex, catalog: Option<Catalog>) -> Engine {
+        let catalog = catalog.unwrap_or_else(|| Catalog::new(&library));
         let suggester = Suggester::new(&library.taxonomy, &catalog);
         Engine { library, catalog, index, suggester, tuning: index::Tuning::default() }
     }

@@ -408,7 +408,7 @@ signatures = ["429 Too Many Requests"]
     fn setup() -> (Suggester, Vec<(FacetKind, String)>) {
         let (taxonomy, diags) = Taxonomy::parse("t.toml", TAXONOMY);
         assert!(diags.is_empty(), "{diags:?}");
-        let library = Library { cases: Vec::new(), taxonomy, diagnostics: Vec::new() };
+        let library = Library { cases: Default::default(), taxonomy, diagnostics: Vec::new() };
         let catalog = Catalog::new(&library);
         let names = catalog.values().iter().map(|v| (v.kind, v.name.clone())).collect();
         (Suggester::new(&library.taxonomy, &catalog), names)
