@@ -15,6 +15,17 @@ use crate::corpus::{bundled, load::FoundFile};
 
 /// The fingerprint of a library: 32 hex digits.
 pub fn fingerprint(bundled_cases: bool, dirs: &[PathBuf], files: &[FoundFile]) -> String {
+    // Every file's path, size and modification time in one buffer, hashed in one call: a
+    // hundred thousand files cost a few milliseconds rather than a million small writes.
+    let mut listing: Vec<u8> = Vec::with_capacity(files.len() * 64);
+    for f in files {
+        listing.extend_from_slice(f.path.as_os_str().as_encoded_bytes());
+        listing.push(0);
+        listing.extend_from_slice(&f.len.to_le_bytes());
+        let since = f.modified.and_then(|m| m.duration_since(UNIX_EPOCH).ok());
+        listing.extend_from_slice(&since.map_or(0, |d| d.as_secs()).to_le_bytes());
+        listing.extend_from_slice(&since.map_or(u32::MAX, |d| d.subsec_nanos()).to_le_bytes());
+    }
     // Two differently seeded SipHash runs make 128 bits, far past any chance collision.
     let mut hashers = [DefaultHasher::new(), DefaultHasher::new()];
     hashers[1].write_u64(0x9e37_79b9_7f4a_7c15);
@@ -29,15 +40,7 @@ pub fn fingerprint(bundled_cases: bool, dirs: &[PathBuf], files: &[FoundFile]) -
             std::fs::canonicalize(dir).ok().hash(h);
         }
         files.len().hash(h);
-        for f in files {
-            // The path's bytes, not `Path`'s component-wise hash: ten times faster, same meaning.
-            h.write(f.path.as_os_str().as_encoded_bytes());
-            h.write_u8(0);
-            h.write_u64(f.len);
-            let since = f.modified.and_then(|m| m.duration_since(UNIX_EPOCH).ok());
-            h.write_u64(since.map_or(0, |d| d.as_secs()));
-            h.write_u32(since.map_or(u32::MAX, |d| d.subsec_nanos()));
-        }
+        h.write(&listing);
     }
     format!("{:016x}{:016x}", hashers[0].finish(), hashers[1].finish())
 }
