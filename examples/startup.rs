@@ -14,7 +14,7 @@
 //! binary than `target/release/incidex`; `WARM_RUNS` the number of warm runs (default 7).
 //!
 //! `--phases` (first argument) instead times the steps of one start in this process, through the
-//! library's API, on the cache under `$XDG_CACHE_HOME` (warm it first with the binary): listing,
+//! library's API, on the cache under `$XDG_CACHE_HOME` (the first run fills it): listing,
 //! fingerprint, opening the cache entry, the engine, the first search, dropping it all.
 
 use std::{
