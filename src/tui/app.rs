@@ -5,12 +5,15 @@
 //! Each pane keeps its state in its own struct ([`ListView`], [`CaseView`],
 //! [`BreakdownView`], [`Picker`], [`GraphView`]); the right pane is one of [`RightPane`],
 //! cycled by `v`. The graph pane's keys live in `app/walk.rs` and the export dialog's in
-//! `app/export.rs`.
+//! `app/export.rs`, the switch to a library opened in the background in `app/loading.rs`.
 //! Searches carry a generation number: a response for anything but the newest query (and the
 //! page of it last asked for) is dropped.
 
 mod export;
+mod loading;
 mod walk;
+
+pub use self::loading::{Interim, Loading, thousands};
 
 use std::sync::{Arc, OnceLock};
 
@@ -36,6 +39,9 @@ use crate::{
     filter::{FacetFilter, Filters},
     graph::Graph,
 };
+
+/// How the note about saved filters that no longer resolve starts.
+const DROPPED_FILTERS: &str = "left out saved filters: ";
 
 /// How many related cases the case pane lists.
 pub const RELATED_IN_CASE_PANE: usize = 5;
@@ -340,6 +346,8 @@ pub struct Options {
     pub note: Option<String>,
     /// Today's date (`YYYY-MM-DD`) for exported checklists; `update` reads no clock.
     pub date: String,
+    /// The library is still being opened in the background; this is searched meanwhile.
+    pub loading: Option<Interim>,
 }
 
 /// Everything the UI shows and remembers.
@@ -377,6 +385,12 @@ pub struct App {
     pub mouse: bool,
     /// The terminal's size.
     pub size: (u16, u16),
+    /// The gauge's state while the library is opened in the background.
+    pub loading: Option<Loading>,
+    /// A `--resume` session to apply again once the whole library is in (its selection and
+    /// filters may name cases and values the interim library lacks); dropped when the user
+    /// changes the query or moves the selection first.
+    pending_resume: Option<Session>,
     generation: u64,
     wanted_offset: usize,
     awaiting: bool,
@@ -410,6 +424,8 @@ impl App {
             note: options.note.map(|text| Note { text, error: true }),
             mouse: options.mouse,
             size,
+            loading: options.loading.map(|interim| Loading { interim, progress: None }),
+            pending_resume: None,
             generation: 0,
             wanted_offset: 0,
             awaiting: false,
@@ -426,10 +442,8 @@ impl App {
             let (filters, dropped) = session.filters(&app.library.taxonomy);
             app.filters = filters;
             if !dropped.is_empty() {
-                app.note = Some(Note {
-                    text: format!("left out saved filters: {}", dropped.join(", ")),
-                    error: true,
-                });
+                app.note =
+                    Some(Note { text: format!("{DROPPED_FILTERS}{}", dropped.join(", ")), error: true });
             }
             app.right = RightPane::from_key(&session.pane).unwrap_or(RightPane::Case);
             app.breakdown.dimension = Dimension::from_key(&session.breakdown).unwrap_or(Dimension::RootCause);
@@ -441,6 +455,9 @@ impl App {
             app.saved = Some(session);
         }
         let effects = app.query_changed();
+        if app.loading.is_some() {
+            app.pending_resume = app.saved.clone();
+        }
         (app, effects)
     }
 
@@ -570,6 +587,10 @@ impl App {
             ..Session::default()
         };
         session.set_filters(&self.filters);
+        // Until the whole library is in, what was restored is still what is wanted.
+        if let Some(resumed) = &self.pending_resume {
+            session = Session { pane: session.pane, breakdown: session.breakdown, ..resumed.clone() };
+        }
         session
     }
 
@@ -618,6 +639,8 @@ impl App {
                 vec![Effect::Redraw]
             }
             Msg::Signal(Signal::Hangup | Signal::Terminate) | Msg::InputClosed(_) => vec![Effect::Quit],
+            Msg::Progress(progress) => self.load_progress(progress),
+            Msg::Loaded(loaded) => self.load_finished(*loaded),
         };
         let session = self.session();
         if self.saved.as_ref() != Some(&session) && !effects.contains(&Effect::Quit) {
@@ -1108,6 +1131,7 @@ impl App {
             return Vec::new();
         }
         self.opened = None;
+        self.pending_resume = None;
         self.list.selected = add(self.list.selected, step).min(self.results.total - 1);
         self.scroll_list(0)
     }
@@ -1204,6 +1228,7 @@ impl App {
     /// The query (input or filters) changed: ask for its first page.
     fn query_changed(&mut self) -> Vec<Effect> {
         self.opened = None;
+        self.pending_resume = None;
         self.generation += 1;
         self.wanted_offset = 0;
         self.awaiting = true;
@@ -1288,6 +1313,7 @@ impl App {
             self.focus = Focus::Results;
             let row = usize::from(at.y.saturating_sub(l.list.y + 1)) / l.list_item_height();
             if at.y > l.list.y && row < l.list_items() {
+                self.pending_resume = None;
                 self.list.selected = (self.list.top + row).min(self.results.total.saturating_sub(1));
             }
             return self.scroll_list(0);

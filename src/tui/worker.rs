@@ -144,6 +144,7 @@ pub struct Response {
 }
 
 /// The search engine over one library, built once; or why it could not be built.
+#[derive(Debug)]
 pub struct Searcher {
     engine: std::result::Result<Engine, String>,
 }
@@ -219,9 +220,25 @@ pub fn spawn(
     index: Option<CaseIndex>,
     reply: impl Fn(Response) -> bool + Send + 'static,
 ) -> std::io::Result<mpsc::Sender<Request>> {
+    start(move || Searcher::with_index(library, index), reply)
+}
+
+/// Start a worker on an engine built already (a library opened in the background); otherwise
+/// as [`spawn`]. The UI switches libraries by dropping the old worker's sender for this one's.
+pub fn spawn_with(
+    searcher: Searcher,
+    reply: impl Fn(Response) -> bool + Send + 'static,
+) -> std::io::Result<mpsc::Sender<Request>> {
+    start(move || searcher, reply)
+}
+
+fn start(
+    build: impl FnOnce() -> Searcher + Send + 'static,
+    reply: impl Fn(Response) -> bool + Send + 'static,
+) -> std::io::Result<mpsc::Sender<Request>> {
     let (tx, rx) = mpsc::channel::<Request>();
     std::thread::Builder::new().name("incidex-search".into()).spawn(move || {
-        let searcher = Searcher::with_index(library, index);
+        let searcher = build();
         while let Ok(mut request) = rx.recv() {
             // Requests that arrived while the last search ran are overtaken by the newest.
             while let Ok(newer) = rx.try_recv() {
