@@ -1426,6 +1426,126 @@ mod tests {
         app
     }
 
+    /// The fixture library as the loader would hand it over.
+    fn loaded(library: Arc<Library>, problems: crate::tui::loader::Problems) -> Msg {
+        Msg::Loaded(Box::new(crate::tui::loader::Loaded { library, searcher: None, problems }))
+    }
+
+    /// An app started on an interim library of the fixture's first two cases, loading the rest.
+    fn loading(size: (u16, u16), resume: Option<Session>) -> App {
+        let full = library();
+        let interim = Library { cases: full.cases[..2].to_vec(), ..(*full).clone() };
+        let options = Options { loading: Some(Interim::Bundled), resume, ..Options::default() };
+        let (mut app, effects) = App::new(Arc::new(interim), size, options);
+        let request = searches(&effects).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        app
+    }
+
+    #[test]
+    fn progress_moves_the_gauge_and_only_while_loading() {
+        use crate::progress::{Progress, Stage};
+        let mut app = loading((80, 24), None);
+        app.take_dirty();
+        let p = Progress { stage: Stage::Reading, done: 3, total: 10 };
+        assert!(app.update(Msg::Progress(p)).is_empty());
+        assert!(app.take_dirty(), "the gauge moved");
+        assert_eq!(app.loading.map(|l| (l.progress, l.interim)), Some((Some(p), Interim::Bundled)));
+        app.update(Msg::Progress(p));
+        assert!(!app.take_dirty(), "the same progress draws nothing");
+        let mut done = started((80, 24));
+        done.update(Msg::Progress(p));
+        assert!(done.loading.is_none(), "no gauge once the library is in");
+    }
+
+    #[test]
+    fn the_loaded_library_is_searched_again_and_the_selection_kept_by_id() {
+        let mut app = loading((80, 24), None);
+        typed(&mut app, "x");
+        let before = app.generation;
+        let old = searches(&app.update(key(KeyCode::Backspace))).pop().unwrap();
+        let msg = answer(&app, &old);
+        app.update(msg);
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Char('j')));
+        let kept = app.selected_case().unwrap().id.clone();
+        let full = library();
+        let effects = app.update(loaded(full.clone(), Default::default()));
+        let request = searches(&effects).pop().expect("the query is searched again");
+        assert!(request.generation > old.generation && old.generation > before);
+        assert_eq!((request.input.as_str(), request.offset), ("", 0));
+        assert!(Arc::ptr_eq(&app.library, &full), "the app has the new library");
+        assert!(app.loading.is_none());
+        assert!(!app.results.loaded, "results that pointed into the old library are gone");
+        assert_eq!(
+            app.note.as_ref().map(|n| (n.text.as_str(), n.error)),
+            Some(("Library loaded: 6 cases", false))
+        );
+        // A page the old engine answers late belongs to the old generation: dropped.
+        let stale = answer(&app, &old);
+        app.update(stale);
+        assert!(!app.results.loaded && app.awaiting_results());
+        // The full library lists its cases in another order: the selection follows the case.
+        let mut answer_msg = answer(&app, &request);
+        if let Msg::Searched(r) = &mut answer_msg {
+            r.hits.reverse();
+        }
+        app.update(answer_msg);
+        assert_eq!(app.selected_case().map(|c| c.id.clone()), Some(kept));
+        assert_eq!(app.list.selected, 4, "case 1 of 6, listed in reverse");
+    }
+
+    #[test]
+    fn a_selection_missing_from_the_full_library_falls_back_to_the_first_result() {
+        let mut app = loading((80, 24), None);
+        let mut full = (*library()).clone();
+        full.cases.retain(|c| c.id != app.library.cases[0].id);
+        let request = searches(&app.update(loaded(Arc::new(full), Default::default()))).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert_eq!(app.list.selected, 0);
+        assert!(app.selected_case().is_some());
+    }
+
+    #[test]
+    fn load_problems_become_one_note() {
+        let mut app = loading((80, 24), None);
+        let problems = crate::tui::loader::Problems {
+            warnings: vec![],
+            diagnostics: vec!["a.toml:1:1: error: x".into(), "b.toml:2:1: error: y".into()],
+        };
+        app.update(loaded(library(), problems));
+        let note = app.note.clone().unwrap();
+        assert!(note.error);
+        assert_eq!(
+            note.text,
+            "Library loaded: 6 cases · 2 problems in your library files: run `incidex check`"
+        );
+    }
+
+    #[test]
+    fn a_resumed_selection_missing_from_the_interim_library_comes_back_with_the_full_one() {
+        let full = library();
+        let wanted = full.cases[4].id.clone();
+        let session = Session { selected: Some(wanted.clone()), ..Session::default() };
+        let mut app = loading((80, 24), Some(session));
+        assert_eq!(app.session().selected.as_deref(), Some(wanted.as_str()), "kept while loading");
+        let request = searches(&app.update(loaded(full, Default::default()))).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert_eq!(app.selected_case().map(|c| c.id.as_str()), Some(wanted.as_str()));
+        // Moving first means the user chose another case: nothing is restored over it.
+        let session = Session { selected: Some(wanted.clone()), ..Session::default() };
+        let mut app = loading((80, 24), Some(session));
+        app.update(key(KeyCode::Down));
+        let chosen = app.selected_case().unwrap().id.clone();
+        let request = searches(&app.update(loaded(library(), Default::default()))).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert_eq!(app.selected_case().map(|c| c.id.clone()), Some(chosen));
+    }
+
     #[test]
     fn starting_asks_for_the_first_page_of_everything() {
         let (app, effects) = App::new(library(), (80, 24), Options::default());
