@@ -1222,6 +1222,7 @@ impl App {
             filters: self.filters.clone(),
             offset: self.wanted_offset,
             limit: PAGE,
+            locate: self.restore_selection.clone().filter(|_| self.wanted_offset == 0),
         }
     }
 
@@ -1268,7 +1269,9 @@ impl App {
                     .hits
                     .iter()
                     .position(|&i| self.library.cases.get(i).is_some_and(|c| c.id == id));
-                self.list.selected = found.map_or(0, |p| p + self.results.offset);
+                // Beyond the first page the worker says where it is; the list then asks for
+                // the page around it.
+                self.list.selected = found.map(|p| p + self.results.offset).or(response.located).unwrap_or(0);
             }
             let items = self.filter_items();
             self.filter_cursor = match self.focus {
@@ -1494,6 +1497,25 @@ mod tests {
         app.update(answer_msg);
         assert_eq!(app.selected_case().map(|c| c.id.clone()), Some(kept));
         assert_eq!(app.list.selected, 4, "case 1 of 6, listed in reverse");
+    }
+
+    #[test]
+    fn a_kept_selection_beyond_the_first_page_is_located_by_the_worker() {
+        let mut app = loading((80, 24), None);
+        let kept = app.selected_case().unwrap().id.clone();
+        let request = searches(&app.update(loaded(library(), Default::default()))).pop().unwrap();
+        assert_eq!(request.locate.as_deref(), Some(kept.as_str()), "the worker is asked where it is");
+        let Msg::Searched(mut response) = answer(&app, &request) else { unreachable!() };
+        // It is not among the first page's hits.
+        let library = app.library.clone();
+        response.hits.retain(|&i| library.cases[i].id != kept);
+        response.total = 1000;
+        response.located = Some(450);
+        let effects = app.update(Msg::Searched(response));
+        assert_eq!(app.list.selected, 450);
+        let page = searches(&effects).pop().expect("the page around it is asked for");
+        assert!(page.offset <= 450 && 450 < page.offset + page.limit && page.locate.is_none());
+        assert_eq!(page.generation, request.generation);
     }
 
     #[test]
