@@ -638,7 +638,10 @@ impl App {
                 self.dirty = true;
                 vec![Effect::Redraw]
             }
-            Msg::Signal(Signal::Hangup | Signal::Terminate) | Msg::InputClosed(_) => vec![Effect::Quit],
+            // The main loop ends with the error before a failed load reaches the app.
+            Msg::Signal(Signal::Hangup | Signal::Terminate) | Msg::InputClosed(_) | Msg::LoadFailed(_) => {
+                vec![Effect::Quit]
+            }
             Msg::Progress(progress) => self.load_progress(progress),
             Msg::Loaded(loaded) => self.load_finished(*loaded),
         };

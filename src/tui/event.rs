@@ -43,6 +43,8 @@ pub enum Msg {
     Progress(Progress),
     /// The library opened in the background is ready.
     Loaded(Box<loader::Loaded>),
+    /// The library could not be opened in the background (a bug: the loader panicked).
+    LoadFailed(String),
 }
 
 /// The signals the UI handles.

@@ -130,7 +130,8 @@ impl Throttle {
 }
 
 /// Start the `incidex-load` thread: it calls `open` with a progress callback, builds the search
-/// engine, and sends [`Msg::Progress`] and then one [`Msg::Loaded`] to `tx`.
+/// engine, and sends [`Msg::Progress`] and then one [`Msg::Loaded`] (or, if it panicked, one
+/// [`Msg::LoadFailed`]) to `tx`.
 pub fn spawn(
     open: impl FnOnce(ProgressFn<'_>) -> Opened + Send + 'static,
     tx: Sender<Msg>,
@@ -140,8 +141,15 @@ pub fn spawn(
         let throttle = Throttle::new(move |p| {
             let _ = progress_tx.send(Msg::Progress(p));
         });
-        let opened = open(&|p| throttle.report(p));
-        let _ = tx.send(Msg::Loaded(Box::new(Loaded::build(opened))));
+        // A panic here is a bug, reported by the panic hook; the UI must still end rather than
+        // wait for a library that will never come.
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Loaded::build(open(&|p| throttle.report(p)))
+        }));
+        let _ = tx.send(match built {
+            Ok(loaded) => Msg::Loaded(Box::new(loaded)),
+            Err(_) => Msg::LoadFailed("the library could not be loaded (an internal error)".into()),
+        });
     })?;
     Ok(())
 }
@@ -163,6 +171,21 @@ mod tests {
             throttle.report_at(p(done), ms(at));
         }
         assert_eq!(*seen.lock().unwrap(), [1, 4, 6, 10]);
+    }
+
+    #[test]
+    fn the_loader_sends_the_library_or_says_it_failed() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let open = |progress: ProgressFn<'_>| {
+            progress(Progress { stage: Stage::Reading, done: 1, total: 1 });
+            let options = crate::corpus::LoadOptions { bundled: false, dirs: vec![] };
+            Opened { library: Library::load(&options), index: None, problems: Problems::default() }
+        };
+        spawn(open, tx.clone()).unwrap();
+        assert!(matches!(rx.recv(), Ok(Msg::Progress(p)) if p.done == 1));
+        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if l.searcher.is_some() && l.problems.is_empty()));
+        spawn(|_: ProgressFn<'_>| -> Opened { panic!("a bug") }, tx).unwrap();
+        assert!(matches!(rx.recv(), Ok(Msg::LoadFailed(_))), "a panic ends the wait");
     }
 
     #[test]

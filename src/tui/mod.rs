@@ -122,7 +122,11 @@ fn deliver(
     searches: &mut Searches,
     problems: &mut Option<Problems>,
 ) -> Result<Vec<Effect>> {
-    let Msg::Loaded(mut loaded) = msg else { return Ok(app.update(msg)) };
+    let mut loaded = match msg {
+        Msg::Loaded(loaded) => loaded,
+        Msg::LoadFailed(why) => return Err(Error::Failed(why)),
+        msg => return Ok(app.update(msg)),
+    };
     if let (Some(searcher), Some(msgs)) = (loaded.searcher.take(), searches.msgs.take()) {
         *searches = Searches::start(Some(searcher), loaded.library.clone(), msgs)?;
         searches.msgs = None;
@@ -131,20 +135,26 @@ fn deliver(
     Ok(app.update(Msg::Loaded(loaded)))
 }
 
-/// Wait up to [`LOAD_WAIT`] for the loader: the library when it is in by then, else the last
-/// progress heard.
+/// Wait up to `wait` for the loader: the library when it is in by then, else the last progress
+/// heard; an error when the loader failed.
 fn wait_for_load(
     rx: &mpsc::Receiver<Msg>,
-) -> std::result::Result<Box<Loaded>, Option<crate::progress::Progress>> {
-    let deadline = Instant::now() + LOAD_WAIT;
+    wait: Duration,
+) -> Result<std::result::Result<Box<Loaded>, Option<crate::progress::Progress>>> {
+    let deadline = Instant::now().checked_add(wait);
     let mut progress = None;
     loop {
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(Msg::Loaded(loaded)) => return Ok(loaded),
+        let msg = match deadline {
+            Some(deadline) => rx.recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match msg {
+            Ok(Msg::Loaded(loaded)) => return Ok(Ok(loaded)),
             Ok(Msg::Progress(p)) => progress = Some(p),
+            Ok(Msg::LoadFailed(why)) => return Err(Error::Failed(why)),
             // Nothing else sends before the UI starts.
             Ok(_) => {}
-            Err(_) => return Err(progress),
+            Err(_) => return Ok(Err(progress)),
         }
     }
 }
@@ -181,16 +191,30 @@ fn run_ui(
     };
     let (tx, rx) = mpsc::channel::<Msg>();
     loader::spawn(open, tx.clone()).map_err(|e| Error::Failed(format!("cannot start loading: {e}")))?;
-    let (library, searcher, loading, progress) = match wait_for_load(&rx) {
-        Ok(mut loaded) => {
+    // Without a directory of the user's the library is the bundled one: quick, and nothing to
+    // stand in for it. Otherwise the interim library is read meanwhile, on another thread, so a
+    // slow load does not also delay the first frame by reading it.
+    let interim = (!settings.data.is_empty()).then(|| {
+        let bundled = settings.bundled;
+        std::thread::spawn(move || Library::load(&LoadOptions { bundled, dirs: Vec::new() }))
+    });
+    let waited = match interim {
+        Some(_) => wait_for_load(&rx, LOAD_WAIT)?,
+        None => wait_for_load(&rx, Duration::MAX)?,
+    };
+    let (library, searcher, loading, progress) = match (waited, interim) {
+        (Ok(mut loaded), _) => {
             *problems = Some(loaded.problems.clone());
             (loaded.library.clone(), loaded.searcher.take(), None, None)
         }
-        Err(progress) => {
-            let interim = Library::load(&LoadOptions { bundled: settings.bundled, dirs: Vec::new() });
+        (Err(progress), Some(interim)) => {
+            let interim =
+                interim.join().map_err(|_| Error::Failed("cannot read the bundled library".into()))?;
             let kind = if settings.bundled { Interim::Bundled } else { Interim::Empty };
             (Arc::new(interim), None, Some(kind), progress)
         }
+        // An unbounded wait ends with the library or an error.
+        (Err(_), None) => return Err(Error::Failed("the library could not be loaded".into())),
     };
     let note = note.or_else(|| problems.as_ref().and_then(Problems::summary));
 
