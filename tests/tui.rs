@@ -344,6 +344,6 @@ fn the_loaded_library_replaces_the_gauge_and_the_results() {
     let screen = h.screen();
     assert!(screen.contains("Cases 1 to 6 of 6"), "{screen}");
     assert!(!screen.contains('░'), "the gauge is gone: {screen}");
-    assert!(screen.contains("Library loaded: 6 cases · warning: the cache is read-only"), "{screen}");
+    assert!(screen.contains("warning: the cache is read-only · library loaded: 6 cases"), "{screen}");
     assert_eq!(h.app.selected_case().map(|c| c.id.clone()), Some(kept));
 }

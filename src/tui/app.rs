@@ -1545,7 +1545,7 @@ mod tests {
         assert!(note.error);
         assert_eq!(
             note.text,
-            "Library loaded: 6 cases · 2 problems in your library files: run `incidex check`"
+            "2 problems in your library files: run `incidex check` · library loaded: 6 cases"
         );
     }
 

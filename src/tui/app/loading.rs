@@ -116,10 +116,12 @@ impl App {
         self.loading = None;
         // An error (a dropped filter, a session that cannot be saved) stays until it is read.
         if self.note.as_ref().is_none_or(|n| !n.error) {
-            let mut text = format!("Library loaded: {} cases", thousands(self.library.cases.len()));
-            if let Some(summary) = problems.summary() {
-                text = format!("{text} · {summary}");
-            }
+            let cases = thousands(self.library.cases.len());
+            // What to act on first: a narrow status line cuts the end.
+            let text = match problems.summary() {
+                Some(summary) => format!("{summary} · library loaded: {cases} cases"),
+                None => format!("Library loaded: {cases} cases"),
+            };
             self.note = Some(Note { text, error: !problems.is_empty() });
         }
         self.query_changed()
