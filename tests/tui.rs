@@ -347,3 +347,18 @@ fn the_loaded_library_replaces_the_gauge_and_the_results() {
     assert!(screen.contains("warning: the cache is read-only · library loaded: 6 cases"), "{screen}");
     assert_eq!(h.app.selected_case().map(|c| c.id.clone()), Some(kept));
 }
+
+#[test]
+fn the_loading_state_renders_at_every_size_and_keeps_the_gauge_on_one_line() {
+    let mut h = Harness::loading(80, 24, "default");
+    for (w, height) in (0..=210).step_by(7).flat_map(|w| (0..=50).step_by(5).map(move |h| (w, h))) {
+        h.resize(w, height);
+        let buf = h.buffer();
+        assert_eq!(buf.area.width, w);
+        if w >= 40 && height >= 10 {
+            let screen = text(&buf, false);
+            let status = screen.lines().last().unwrap_or_default();
+            assert!(status.contains("41%"), "{w}x{height}: {status}");
+        }
+    }
+}
