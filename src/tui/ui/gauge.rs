@@ -1,6 +1,7 @@
 //! The loading gauge, drawn at the start of the status line while the library is opened in the
 //! background: what the loader is doing, a bar, the percentage, and what the results are
 //! meanwhile. It shrinks to fit: the hint goes first, then the bar; the label is cut last.
+//! Before the first progress report there is only the label: nothing to measure yet.
 //!
 //! The bar is `█` on `░`, so it reads the same in the mono theme, where there is no colour.
 
@@ -25,6 +26,15 @@ pub fn spans(
     hint: bool,
 ) -> Vec<(String, ratatui::style::Style)> {
     let label = loading.label();
+    if loading.progress.is_none() {
+        // Nothing to measure yet (a cache being read reports nothing): no bar stuck at 0%.
+        let mut out = vec![(format!("{label}…"), styles.get(Role::Status))];
+        if hint {
+            out.push((format!("  {}", loading.hint()), styles.get(Role::Muted)));
+        }
+        out.push(("  ".to_string(), styles.get(Role::Status)));
+        return out;
+    }
     let percent = format!("{:>3}%", (loading.ratio() * 100.0).floor() as usize);
     let hint_text = if hint { format!("  {}", loading.hint()) } else { String::new() };
     // label, space, bar, space, percent, hint, gap
@@ -86,5 +96,9 @@ mod tests {
         let tiny = text(30, true);
         assert!(!tiny.contains('░') && tiny.contains("41%"), "{tiny}");
         assert!(!text(200, false).contains("bundled"));
+        let styles = Styles::new(&Theme::bundled("mono").unwrap(), ColorDepth::TrueColor);
+        let waiting = Loading { interim: Interim::Empty, progress: None };
+        let shown: String = spans(&waiting, &styles, 80, true).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(shown, "opening your library…  your cases show when loaded  ");
     }
 }
