@@ -12,6 +12,10 @@
 //! Each directory gets a fresh cache directory. Reported: the cold run, the median and best of
 //! the warm runs, and one run without the cache for comparison. `INCIDEX_BIN` picks another
 //! binary than `target/release/incidex`; `WARM_RUNS` the number of warm runs (default 7).
+//!
+//! `--phases` (first argument) instead times the steps of one start in this process, through the
+//! library's API, on the cache under `$XDG_CACHE_HOME` (warm it first with the binary): listing,
+//! fingerprint, opening the cache entry, the engine, the first search, dropping it all.
 
 use std::{
     path::{Path, PathBuf},
@@ -52,8 +56,71 @@ fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1000.0)
 }
 
+/// Time each step of one start over `dirs`; see the module docs.
+fn phases(dirs: &[PathBuf]) -> ExitCode {
+    use incidex::{cache, corpus::LoadOptions, filter::Filters, search::Request};
+    let step =
+        |what: &str, start: Instant| println!("{what:<40} {:>8.1} ms", start.elapsed().as_secs_f64() * 1e3);
+    let all = Instant::now();
+    let t = Instant::now();
+    let (files, _) = incidex::corpus::load::list_files(dirs);
+    step(&format!("list {} files", files.len()), t);
+    let t = Instant::now();
+    let _ = cache::fingerprint::fingerprint(false, dirs, &files);
+    step("fingerprint", t);
+    let t = Instant::now();
+    let (options, _) = cache::CacheOptions::from_env();
+    let opened = cache::open(
+        &LoadOptions { bundled: false, dirs: dirs.to_vec() },
+        &options,
+        &incidex::progress::silent,
+    );
+    step(&format!("cache::open ({:?}, listing again)", opened.cache), t);
+    if let Some(entry) = &opened.entry {
+        let t = Instant::now();
+        let bytes = std::fs::read(entry.join("library.bin")).unwrap_or_default();
+        step(&format!("  read library.bin ({} MB)", bytes.len() >> 20), t);
+        let t = Instant::now();
+        if let Ok((bodies, len)) = cache::bodies::BodyFile::open(&entry.join("bodies.bin"), entry) {
+            let bodies: std::sync::Arc<dyn incidex::corpus::body::BodySource> = std::sync::Arc::new(bodies);
+            let decoded = cache::codec::decode(&bytes, &bodies, len);
+            step(&format!("  decode heads ({} cases)", decoded.map_or(0, |d| d.cases.len())), t);
+        }
+        let t = Instant::now();
+        let _ = incidex::corpus::load::load_taxonomy(&files);
+        step("  taxonomy", t);
+    }
+    let t = Instant::now();
+    let engine = match opened.into_engine() {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("startup: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    step("engine (catalog, suggester)", t);
+    let t = Instant::now();
+    let none = Filters::default();
+    let response = engine.search(&Request::new(SENTENCE, &none));
+    step(&format!("first search ({} hits)", response.total), t);
+    let t = Instant::now();
+    for hit in &response.hits {
+        let _ = engine.library().cases[hit.index].body.sources.len();
+    }
+    step(&format!("read {} bodies", response.hits.len()), t);
+    step("total", all);
+    let t = Instant::now();
+    drop(response);
+    drop(engine);
+    step("drop", t);
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
-    let dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let mut dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if dirs.first().is_some_and(|d| d.as_os_str() == "--phases") {
+        return phases(&dirs.split_off(1));
+    }
     if dirs.is_empty() {
         eprintln!("usage: cargo run --release --example startup -- LIBRARY_DIR...");
         return ExitCode::from(2);

@@ -254,6 +254,7 @@ pub fn build(cases: &[Case], request: &Request) -> Checklist {
                 id: c.id.clone(),
                 title: c.title.clone(),
                 sources: c
+                    .body
                     .sources
                     .iter()
                     .map(|s| SourceLink { title: s.title.clone(), url: safe_url(&s.url) })
@@ -382,8 +383,8 @@ mod tests {
     fn with_items(id: &str, components: &[&str], items: Vec<ActionItem>) -> Case {
         let values: Vec<(FacetKind, &str)> = components.iter().map(|c| (FacetKind::Component, *c)).collect();
         let mut c = case(id, &values);
-        c.action_items = items;
-        c.sources = vec![Source {
+        c.body.action_items = items;
+        c.body.sources = vec![Source {
             title: format!("Report on {id}"),
             url: format!("https://example.org/{id}"),
             kind: SourceKind::Issue,
@@ -546,7 +547,7 @@ mod tests {
     #[test]
     fn unsafe_urls_are_not_linked() {
         let mut c = with_items("a", &["GPU"], vec![item("X.", Detect, Report, &[])]);
-        c.sources[0].url = "javascript:alert(1)".into();
+        c.body.sources[0].url = "javascript:alert(1)".into();
         let filters = Filters::default();
         let md = to_markdown(&build(&[c], &request("GPU", &filters)));
         assert!(md.contains("`a` Title of a — Report on a\n"), "{md}");

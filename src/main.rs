@@ -57,16 +57,27 @@ fn run(cli: Cli) -> incidex::Result<()> {
             commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
         }
         command => {
-            let opened = load(&settings);
+            // A large library takes a while to free and the process is about to end, which gives
+            // the memory back at once: what is loaded is not freed (ManuallyDrop, here and for the
+            // search engine below).
+            let opened = std::mem::ManuallyDrop::new(load(&settings));
             match command {
                 Some(Command::List(args)) => commands::list::run(args, &opened.library, &mut out),
                 Some(Command::Show(args)) => commands::show::run(args, &opened.library, &mut out),
                 Some(Command::Facets(args)) => commands::facets::run(args, &opened.library, &mut out),
                 Some(Command::Graph(args)) => commands::graph::run(args, &opened.library, &mut out),
                 Some(Command::Checklist(args)) => commands::checklist::run(args, &opened.library, &mut out),
-                Some(Command::Search(args)) => commands::search::run(args, opened.into_engine()?, &mut out),
+                Some(Command::Search(args)) => {
+                    let engine = std::mem::ManuallyDrop::new(
+                        std::mem::ManuallyDrop::into_inner(opened).into_engine()?,
+                    );
+                    commands::search::run(args, &engine, &mut out)
+                }
                 Some(Command::Triage(args)) => {
-                    commands::triage::run(args, opened.into_engine()?, &mut std::io::stdin().lock(), &mut out)
+                    let engine = std::mem::ManuallyDrop::new(
+                        std::mem::ManuallyDrop::into_inner(opened).into_engine()?,
+                    );
+                    commands::triage::run(args, &engine, &mut std::io::stdin().lock(), &mut out)
                 }
                 None
                 | Some(

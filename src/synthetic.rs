@@ -16,7 +16,9 @@ use std::{fmt::Write as _, fs, path::Path};
 use crate::{
     corpus::{
         Case, FacetKind, Library,
-        model::{ActionItem, ActionType, Facets, ItemOrigin, PartialDate, Provenance, Source, SourceKind},
+        model::{
+            ActionItem, ActionType, CaseBody, Facets, ItemOrigin, PartialDate, Provenance, Source, SourceKind,
+        },
     },
     error::{Error, Result},
     taxonomy::{FacetValue, Taxonomy},
@@ -362,21 +364,24 @@ pub fn generate(taxonomy: &Taxonomy, n: usize, seed: u64) -> Vec<Case> {
                 title,
                 date: Some(date),
                 organization: rng.pick(&organizations).clone(),
-                scale: (rng.below(2) == 0)
-                    .then(|| format!("{} GPUs in {} nodes", 8 << rng.below(10), rng.between(1, 512))),
-                symptoms: words.prose(&mut rng, 400),
-                trigger: (rng.below(20) != 0).then(|| words.prose(&mut rng, 210)),
-                detection: words.prose(&mut rng, 160),
-                remediation,
-                action_items,
-                lessons: (rng.below(50) != 0).then(|| words.prose(&mut rng, 250)),
                 facets,
-                sources,
-                impact: None,
-                timeline: None,
-                root_cause: None,
                 provenance: Provenance { path: format!("synthetic/{id}.toml"), bundled: false },
                 id,
+                body: CaseBody {
+                    scale: (rng.below(2) == 0)
+                        .then(|| format!("{} GPUs in {} nodes", 8 << rng.below(10), rng.between(1, 512))),
+                    symptoms: words.prose(&mut rng, 400),
+                    trigger: (rng.below(20) != 0).then(|| words.prose(&mut rng, 210)),
+                    detection: words.prose(&mut rng, 160),
+                    remediation,
+                    action_items,
+                    lessons: (rng.below(50) != 0).then(|| words.prose(&mut rng, 250)),
+                    sources,
+                    impact: None,
+                    timeline: None,
+                    root_cause: None,
+                }
+                .into(),
             }
         })
         .collect()
@@ -400,22 +405,23 @@ pub fn case_toml(case: &Case) -> String {
     t.insert("title".into(), s(&case.title));
     t.insert("date".into(), s(&case.date.map(|d| d.to_string()).unwrap_or_else(|| "unknown".into())));
     t.insert("organization".into(), s(&case.organization));
-    if let Some(scale) = &case.scale {
+    if let Some(scale) = &case.body.scale {
         t.insert("scale".into(), s(scale));
     }
-    t.insert("symptoms".into(), s(&case.symptoms));
-    if let Some(trigger) = &case.trigger {
+    t.insert("symptoms".into(), s(&case.body.symptoms));
+    if let Some(trigger) = &case.body.trigger {
         t.insert("trigger".into(), s(trigger));
     }
-    t.insert("detection".into(), s(&case.detection));
-    t.insert("remediation".into(), list(&case.remediation));
-    if let Some(lessons) = &case.lessons {
+    t.insert("detection".into(), s(&case.body.detection));
+    t.insert("remediation".into(), list(&case.body.remediation));
+    if let Some(lessons) = &case.body.lessons {
         t.insert("lessons".into(), s(lessons));
     }
     for kind in FacetKind::ALL {
         t.insert(kind.case_field().into(), list(case.facets.values(kind)));
     }
     let items = case
+        .body
         .action_items
         .iter()
         .map(|a| {
@@ -431,6 +437,7 @@ pub fn case_toml(case: &Case) -> String {
         .collect();
     t.insert("action_items".into(), Value::Array(items));
     let sources = case
+        .body
         .sources
         .iter()
         .map(|src| {
@@ -486,8 +493,8 @@ mod tests {
         let mean = |f: &dyn Fn(&Case) -> usize| lib.cases.iter().map(f).sum::<usize>() / lib.cases.len();
         for (what, got, lo, hi) in [
             ("title", mean(&|c| c.title.len()), 60, 130),
-            ("symptoms", mean(&|c| c.symptoms.len()), 300, 550),
-            ("detection", mean(&|c| c.detection.len()), 110, 250),
+            ("symptoms", mean(&|c| c.body.symptoms.len()), 300, 550),
+            ("detection", mean(&|c| c.body.detection.len()), 110, 250),
             ("components", mean(&|c| c.facets.values(FacetKind::Component).len() * 10), 10, 30),
         ] {
             assert!((lo..=hi).contains(&got), "{what}: mean {got} outside {lo}..={hi}");

@@ -1,28 +1,42 @@
-//! A compact binary form of a loaded library's cases and diagnostics, for the on-disk cache:
-//! written once after a large library is read, read back instead of parsing every file again.
+//! A compact binary form of a loaded library, for the on-disk cache: written once after a large
+//! library is read, read back instead of parsing every file again.
 //!
-//! The format belongs to one program version (the cache key includes it): a magic line, a format
-//! number, a CRC-32 of the payload, then the payload — the diagnostics, then the cases in chunks
-//! that are decoded on several threads. The checksum is verified and every length is checked
-//! against the bytes left before anything is trusted, so a truncated or corrupted file is an
-//! error, never a panic and never a wrong case. The taxonomy is not stored: it is cheap to read
-//! again and is read by the very code that read it the first time.
+//! Two files. The *library* file holds what start-up needs: the diagnostics and each case's head
+//! (id, title, date, organization, facets, path) with the place of its body in the *bodies* file,
+//! in chunks decoded on several threads. The bodies file holds each case's body as a record of
+//! its own, read when the body is first used (see `crate::corpus::body`): start-up reads a tenth
+//! of the bytes and makes a tenth of the allocations it would for whole cases.
+//!
+//! The format belongs to one program version (the cache key includes it): each file starts with
+//! a magic line and a format number; the library file has a CRC-32 of its payload, each body
+//! record a CRC-32 of its own. Checksums are verified and every length is checked against the
+//! bytes left before anything is trusted, so a truncated or corrupted file is an error, never a
+//! panic and never a wrong case. The taxonomy is not stored: it is cheap to read again and is read
+//! by the very code that read it the first time.
 
-use std::fmt;
+use std::{fmt, sync::Arc};
 
 use crate::{
-    corpus::model::{
-        ActionItem, ActionType, Case, FacetKind, Facets, Impact, ItemOrigin, PartialDate, Provenance, Source,
-        SourceKind,
+    corpus::{
+        body::{Body, BodySource},
+        model::{
+            ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
+            Provenance, Source, SourceKind,
+        },
     },
     diag::{Diagnostic, Severity},
 };
 
 const MAGIC: &[u8; 16] = b"incidex-library\n";
+const BODIES_MAGIC: &[u8; 16] = b"incidex-bodies\n\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 /// Cases are stored in this many chunks, decoded in parallel.
 const CHUNKS: usize = 8;
+/// The bodies file's magic line and format number.
+pub const BODIES_HEADER: usize = BODIES_MAGIC.len() + 4;
+/// A body record's checksum, before its bytes.
+pub const RECORD_HEADER: usize = 4;
 
 /// Why cached bytes could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,21 +50,48 @@ impl fmt::Display for Corrupt {
 
 type Result<T> = std::result::Result<T, Corrupt>;
 
+/// The two files of a library: see the module docs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encoded {
+    /// The diagnostics and the cases' heads.
+    pub library: Vec<u8>,
+    /// The cases' bodies.
+    pub bodies: Vec<u8>,
+}
+
 /// Encode `cases` and `diagnostics`.
-pub fn encode(cases: &[Case], diagnostics: &[Diagnostic]) -> Vec<u8> {
+pub fn encode(cases: &[Case], diagnostics: &[Diagnostic]) -> Encoded {
+    let mut bodies = Writer::default();
+    bodies.0.extend_from_slice(BODIES_MAGIC);
+    bodies.u32(FORMAT);
+    let mut record = Writer::default();
+    let places: Vec<(u64, u32)> = cases
+        .iter()
+        .map(|case| {
+            record.0.clear();
+            case.body.put(&mut record);
+            let at = bodies.0.len() as u64;
+            bodies.u32(crc32fast::hash(&record.0));
+            bodies.0.extend_from_slice(&record.0);
+            (at, u32::try_from(record.0.len()).unwrap_or(u32::MAX))
+        })
+        .collect();
+
     let mut payload = Writer::default();
     payload.len(diagnostics.len());
     for d in diagnostics {
         d.put(&mut payload);
     }
+    payload.u64(bodies.0.len() as u64);
     let per_chunk = cases.len().div_ceil(CHUNKS).max(1);
     let chunks: Vec<Vec<u8>> = cases
         .chunks(per_chunk)
-        .map(|part| {
+        .zip(places.chunks(per_chunk))
+        .map(|(part, places)| {
             let mut w = Writer::default();
             w.len(part.len());
-            for case in part {
-                case.put(&mut w);
+            for (case, &(at, len)) in part.iter().zip(places) {
+                put_head(case, at, len, &mut w);
             }
             w.0
         })
@@ -62,16 +103,26 @@ pub fn encode(cases: &[Case], diagnostics: &[Diagnostic]) -> Vec<u8> {
     for chunk in &chunks {
         payload.0.extend_from_slice(chunk);
     }
-    let mut out = Vec::with_capacity(payload.0.len() + 32);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT.to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&payload.0).to_le_bytes());
-    out.extend_from_slice(&payload.0);
-    out
+    let mut library = Vec::with_capacity(payload.0.len() + 32);
+    library.extend_from_slice(MAGIC);
+    library.extend_from_slice(&FORMAT.to_le_bytes());
+    library.extend_from_slice(&crc32fast::hash(&payload.0).to_le_bytes());
+    library.extend_from_slice(&payload.0);
+    Encoded { library, bodies: bodies.0 }
 }
 
-/// Decode what [`encode`] wrote: the cases and the diagnostics.
-pub fn decode(bytes: &[u8]) -> Result<(Vec<Case>, Vec<Diagnostic>)> {
+/// What [`decode`] gives: the cases (their bodies left in the bodies file) and the diagnostics.
+#[derive(Debug)]
+pub struct Decoded {
+    /// The cases, heads decoded, bodies read on first use.
+    pub cases: Vec<Case>,
+    /// The diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Decode the library file [`encode`] wrote, leaving each body in `bodies` (the bodies file,
+/// `bodies_len` bytes long, its header checked with [`check_bodies_header`]).
+pub fn decode(bytes: &[u8], bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Result<Decoded> {
     let header = MAGIC.len() + 8;
     if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
         return Err(Corrupt("not an incidex cache file".into()));
@@ -91,6 +142,10 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Case>, Vec<Diagnostic>)> {
     for _ in 0..n {
         diagnostics.push(Diagnostic::get(&mut r)?);
     }
+    let expected = r.u64()?;
+    if expected != bodies_len {
+        return Err(Corrupt(format!("the bodies file has {bodies_len} bytes, expected {expected}")));
+    }
     let n_chunks = r.len()?;
     let mut sizes = Vec::with_capacity(n_chunks);
     for _ in 0..n_chunks {
@@ -104,7 +159,8 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Case>, Vec<Diagnostic>)> {
         return Err(Corrupt("trailing bytes".into()));
     }
     let decoded: Vec<Result<Vec<Case>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks.iter().map(|chunk| scope.spawn(move || decode_chunk(chunk))).collect();
+        let handles: Vec<_> =
+            chunks.iter().map(|chunk| scope.spawn(move || decode_chunk(chunk, bodies, bodies_len))).collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(Corrupt("a chunk could not be decoded".into()))))
@@ -114,20 +170,50 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Case>, Vec<Diagnostic>)> {
     for chunk in decoded {
         cases.extend(chunk?);
     }
-    Ok((cases, diagnostics))
+    Ok(Decoded { cases, diagnostics })
 }
 
-fn decode_chunk(bytes: &[u8]) -> Result<Vec<Case>> {
+fn decode_chunk(bytes: &[u8], bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Result<Vec<Case>> {
     let mut r = Reader { bytes, at: 0 };
     let n = r.len()?;
     let mut cases = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
-        cases.push(Case::get(&mut r)?);
+        cases.push(get_head(&mut r, bodies, bodies_len)?);
     }
     if r.at != bytes.len() {
         return Err(Corrupt("trailing bytes in a chunk".into()));
     }
     Ok(cases)
+}
+
+/// Check the first [`BODIES_HEADER`] bytes of a bodies file.
+pub fn check_bodies_header(header: &[u8]) -> Result<()> {
+    if header.len() < BODIES_HEADER || &header[..BODIES_MAGIC.len()] != BODIES_MAGIC {
+        return Err(Corrupt("not an incidex bodies file".into()));
+    }
+    let b = &header[BODIES_MAGIC.len()..BODIES_HEADER];
+    let format = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    if format != FORMAT {
+        return Err(Corrupt(format!("bodies format {format}, expected {FORMAT}")));
+    }
+    Ok(())
+}
+
+/// Decode one body record: its checksum (the first [`RECORD_HEADER`] bytes), then the body.
+pub fn decode_body(record: &[u8]) -> Result<CaseBody> {
+    if record.len() < RECORD_HEADER {
+        return Err(Corrupt("truncated body".into()));
+    }
+    let (sum, bytes) = record.split_at(RECORD_HEADER);
+    if crc32fast::hash(bytes) != u32::from_le_bytes([sum[0], sum[1], sum[2], sum[3]]) {
+        return Err(Corrupt("checksum mismatch in a case's body".into()));
+    }
+    let mut r = Reader { bytes, at: 0 };
+    let body = CaseBody::get(&mut r)?;
+    if r.at != bytes.len() {
+        return Err(Corrupt("trailing bytes in a case's body".into()));
+    }
+    Ok(body)
 }
 
 #[derive(Default)]
@@ -350,12 +436,8 @@ impl Codec for Facets {
     }
 }
 
-impl Codec for Case {
+impl Codec for CaseBody {
     fn put(&self, w: &mut Writer) {
-        w.str(&self.id);
-        w.str(&self.title);
-        w.date(self.date);
-        w.str(&self.organization);
         w.opt_str(self.scale.as_deref());
         w.str(&self.symptoms);
         w.opt_str(self.trigger.as_deref());
@@ -367,7 +449,6 @@ impl Codec for Case {
             item.put(w);
         }
         w.opt_str(self.lessons.as_deref());
-        self.facets.put(w);
         w.len(self.sources.len());
         for source in &self.sources {
             source.put(w);
@@ -388,15 +469,9 @@ impl Codec for Case {
             None => w.u8(0),
         }
         w.opt_str(self.timeline.as_deref());
-        w.str(&self.provenance.path);
-        w.u8(u8::from(self.provenance.bundled));
     }
 
     fn get(r: &mut Reader) -> Result<Self> {
-        let id = r.str()?;
-        let title = r.str()?;
-        let date = r.date()?;
-        let organization = r.str()?;
         let scale = r.opt_str()?;
         let symptoms = r.str()?;
         let trigger = r.opt_str()?;
@@ -406,7 +481,6 @@ impl Codec for Case {
         let n = r.len()?;
         let action_items = (0..n).map(|_| ActionItem::get(r)).collect::<Result<Vec<_>>>()?;
         let lessons = r.opt_str()?;
-        let facets = Facets::get(r)?;
         let n = r.len()?;
         let sources = (0..n).map(|_| Source::get(r)).collect::<Result<Vec<_>>>()?;
         let impact = if r.flag()? {
@@ -417,12 +491,7 @@ impl Codec for Case {
             None
         };
         let timeline = r.opt_str()?;
-        let provenance = Provenance { path: r.str()?, bundled: r.flag()? };
-        Ok(Case {
-            id,
-            title,
-            date,
-            organization,
+        Ok(CaseBody {
             scale,
             symptoms,
             trigger,
@@ -431,13 +500,49 @@ impl Codec for Case {
             remediation,
             action_items,
             lessons,
-            facets,
             sources,
             impact,
             timeline,
-            provenance,
         })
     }
+}
+
+/// A case's head, and where its body record is in the bodies file.
+fn put_head(case: &Case, at: u64, len: u32, w: &mut Writer) {
+    w.str(&case.id);
+    w.str(&case.title);
+    w.date(case.date);
+    w.str(&case.organization);
+    case.facets.put(w);
+    w.str(&case.provenance.path);
+    w.u8(u8::from(case.provenance.bundled));
+    w.u64(at);
+    w.u32(len);
+}
+
+/// A case read back by [`put_head`], its body left in `bodies`, which is `bodies_len` bytes long.
+fn get_head(r: &mut Reader, bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Result<Case> {
+    let id = r.str()?;
+    let title = r.str()?;
+    let date = r.date()?;
+    let organization = r.str()?;
+    let facets = Facets::get(r)?;
+    let provenance = Provenance { path: r.str()?, bundled: r.flag()? };
+    let at = r.u64()?;
+    let len = r.u32()?;
+    let record_end = at.checked_add(u64::from(len) + RECORD_HEADER as u64);
+    if at < BODIES_HEADER as u64 || record_end.is_none_or(|end| end > bodies_len) {
+        return Err(Corrupt(format!("the body of '{id}' lies outside the bodies file")));
+    }
+    Ok(Case {
+        id,
+        title,
+        date,
+        organization,
+        facets,
+        provenance,
+        body: Body::stored(bodies.clone(), at, len),
+    })
 }
 
 #[cfg(test)]
@@ -450,8 +555,8 @@ mod tests {
         let mut cases = library.cases;
         // Exercise what bundled cases lack: inferred values, a root cause, a timeline, no date.
         cases[0].facets.add_inferred(FacetKind::Component, "Inferred value".into());
-        cases[0].root_cause = Some("Why.".into());
-        cases[0].timeline = Some("10:00 it broke\n10:05 fixed".into());
+        cases[0].body.root_cause = Some("Why.".into());
+        cases[0].body.timeline = Some("10:00 it broke\n10:05 fixed".into());
         cases[1].date = None;
         let diagnostics = vec![
             Diagnostic::new("a.md", (3, 7), Severity::Hint, "inferred"),
@@ -460,30 +565,82 @@ mod tests {
         (cases, diagnostics)
     }
 
+    /// Bodies read from memory, as the cache reads them from the bodies file.
+    struct InMemory(Vec<u8>);
+
+    impl BodySource for InMemory {
+        fn read(&self, at: u64, len: u32) -> std::result::Result<CaseBody, String> {
+            let at = at as usize;
+            let record = self.0.get(at..at + RECORD_HEADER + len as usize).ok_or("out of range")?;
+            decode_body(record).map_err(|e| e.to_string())
+        }
+        fn damaged(&self, _why: &str) {}
+    }
+
+    fn round_trip(encoded: &Encoded) -> Result<Decoded> {
+        check_bodies_header(&encoded.bodies)?;
+        let bodies: Arc<dyn BodySource> = Arc::new(InMemory(encoded.bodies.clone()));
+        decode(&encoded.library, &bodies, encoded.bodies.len() as u64)
+    }
+
     #[test]
-    fn a_library_round_trips() {
+    fn a_library_round_trips_with_bodies_read_on_first_use() {
         let (cases, diagnostics) = sample();
-        let bytes = encode(&cases, &diagnostics);
-        let (c, d) = decode(&bytes).unwrap();
-        assert_eq!(c, cases);
-        assert_eq!(d, diagnostics);
-        assert!(c[0].facets.is_inferred(FacetKind::Component, "Inferred value"));
-        let (empty, none) = decode(&encode(&[], &[])).unwrap();
-        assert!(empty.is_empty() && none.is_empty());
+        let encoded = encode(&cases, &diagnostics);
+        let decoded = round_trip(&encoded).unwrap();
+        assert!(decoded.cases.iter().all(|c| !c.body.is_read()), "no body is read at start-up");
+        assert_eq!(decoded.cases, cases);
+        assert_eq!(decoded.diagnostics, diagnostics);
+        assert!(decoded.cases[0].facets.is_inferred(FacetKind::Component, "Inferred value"));
+        assert!(
+            encoded.library.len() * 4 < encoded.bodies.len(),
+            "start-up reads a small part: {} of {} bytes",
+            encoded.library.len(),
+            encoded.bodies.len()
+        );
+        let empty = round_trip(&encode(&[], &[])).unwrap();
+        assert!(empty.cases.is_empty() && empty.diagnostics.is_empty());
     }
 
     #[test]
     fn damage_anywhere_is_an_error_not_a_panic() {
         let (cases, diagnostics) = sample();
-        let cases = &cases[..5];
-        let bytes = encode(cases, &diagnostics);
-        for at in (0..bytes.len()).step_by(97) {
-            let mut bad = bytes.clone();
-            bad[at] ^= 0x5a;
-            assert!(decode(&bad).is_err(), "a flipped byte at {at} went unnoticed");
+        let encoded = encode(&cases[..5], &diagnostics);
+        for at in (0..encoded.library.len()).step_by(97) {
+            let mut bad = encoded.clone();
+            bad.library[at] ^= 0x5a;
+            assert!(round_trip(&bad).is_err(), "a flipped byte at {at} went unnoticed");
         }
-        for len in [0, 10, 24, bytes.len() / 2, bytes.len() - 1] {
-            assert!(decode(&bytes[..len]).is_err(), "truncated to {len}");
+        for len in [0, 10, 24, encoded.library.len() / 2, encoded.library.len() - 1] {
+            let mut bad = encoded.clone();
+            bad.library.truncate(len);
+            assert!(round_trip(&bad).is_err(), "truncated to {len}");
+        }
+        let mut short = encoded.clone();
+        short.bodies.pop();
+        assert!(round_trip(&short).is_err(), "a bodies file of another length");
+        let mut other = encoded.clone();
+        other.bodies[3] ^= 1;
+        assert!(round_trip(&other).is_err(), "a bodies file with another header");
+    }
+
+    #[test]
+    fn a_damaged_body_is_found_when_it_is_read() {
+        let (cases, diagnostics) = sample();
+        let encoded = encode(&cases[..3], &diagnostics);
+        for at in (BODIES_HEADER..encoded.bodies.len()).step_by(31) {
+            let mut bad = encoded.clone();
+            bad.bodies[at] ^= 0x21;
+            let decoded = round_trip(&bad).expect("the heads are intact");
+            let spoiled: Vec<&Case> = decoded
+                .cases
+                .iter()
+                .zip(&cases)
+                .filter(|(got, want)| got.body != want.body)
+                .map(|(g, _)| g)
+                .collect();
+            assert_eq!(spoiled.len(), 1, "a flipped byte at {at} spoils exactly one body");
+            assert!(spoiled[0].body.symptoms.contains("checksum mismatch"), "{}", spoiled[0].body.symptoms);
         }
     }
 }

@@ -1,8 +1,9 @@
 //! The on-disk cache of large user libraries, under `$XDG_CACHE_HOME/incidex/`.
 //!
 //! An entry is a directory named by the library's [`fingerprint`] (program version, bundled
-//! library, every file's path, size and modification time) holding `library.bin`, the parsed
-//! cases and their diagnostics ([`codec`]), and `index/`, the search index of those cases. An
+//! library, every file's path, size and modification time) holding `library.bin`, the cases'
+//! heads and the diagnostics, `bodies.bin`, the cases' bodies, read one at a time when first used
+//! ([`codec`], [`bodies`]), and `index/`, the search index of those cases. An
 //! entry is written in full to a temporary directory and renamed into place, so no reader ever
 //! sees half of one, and it is never changed afterwards: nothing is locked ([`read_only_dir`]),
 //! several processes can share the cache, and a read-only cache can be read.
@@ -13,6 +14,7 @@
 //! fail. When it cannot be written, or an entry cannot be read back, the library is read as usual
 //! and one line of warning says why.
 
+pub mod bodies;
 pub mod codec;
 pub mod fingerprint;
 pub mod read_only_dir;
@@ -30,6 +32,7 @@ use tantivy::Index;
 use crate::{
     corpus::{
         Library, LoadOptions,
+        body::BodySource,
         load::{FoundFile, list_files, load_taxonomy},
     },
     error::Result,
@@ -55,8 +58,10 @@ pub const AUTO_MIN_FILES: usize = 1000;
 /// Entries kept; older ones are removed when a new one is written.
 pub const KEEP_ENTRIES: usize = 4;
 
-/// The name of the parsed library in an entry.
+/// The name of the cases' heads and the diagnostics in an entry.
 const LIBRARY_FILE: &str = "library.bin";
+/// The name of the cases' bodies in an entry.
+const BODIES_FILE: &str = "bodies.bin";
 /// The name of the search index's directory in an entry.
 const INDEX_DIR: &str = "index";
 
@@ -198,7 +203,11 @@ fn read_entry(
         }
         Err(e) => return Err(e.to_string()),
     };
-    let (cases, diagnostics) = codec::decode(&bytes).map_err(|e| e.to_string())?;
+    let (bodies, bodies_len) =
+        bodies::BodyFile::open(&entry.join(BODIES_FILE), entry).map_err(|e| format!("{BODIES_FILE}: {e}"))?;
+    let bodies: Arc<dyn BodySource> = Arc::new(bodies);
+    let codec::Decoded { cases, diagnostics } =
+        codec::decode(&bytes, &bodies, bodies_len).map_err(|e| e.to_string())?;
     let index = open_index(&entry.join(INDEX_DIR)).map_err(|e| format!("search index: {e}"))?;
     if !index.covers(cases.len()) {
         return Err(format!(
@@ -254,11 +263,13 @@ fn write_entry(tmp: &Path, library: &Library, progress: ProgressFn<'_>) -> io::R
         let _ = fs::remove_file(index_dir.join(lock));
     }
     progress(Progress { stage: Stage::Saving, done: 0, total: 1 });
-    let bytes = codec::encode(&library.cases, &library.diagnostics);
-    let path = tmp.join(LIBRARY_FILE);
-    let mut file = fs::File::create(&path)?;
-    io::Write::write_all(&mut file, &bytes)?;
-    file.sync_all()?;
+    let encoded = codec::encode(&library.cases, &library.diagnostics);
+    // The bodies first: an entry with a library file is a finished one.
+    for (name, bytes) in [(BODIES_FILE, &encoded.bodies), (LIBRARY_FILE, &encoded.library)] {
+        let mut file = fs::File::create(tmp.join(name))?;
+        io::Write::write_all(&mut file, bytes)?;
+        file.sync_all()?;
+    }
     progress(Progress { stage: Stage::Saving, done: 1, total: 1 });
     Ok(())
 }
@@ -422,6 +433,58 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         assert_eq!(second.warnings.len(), 1, "{:?}", second.warnings);
         assert!(second.warnings[0].contains("checksum mismatch"), "{:?}", second.warnings);
         same(&first.library, &second.library);
+        assert_eq!(load(&f).cache, CacheUse::Hit);
+    }
+
+    #[test]
+    fn bodies_are_read_from_the_entry_when_first_used() {
+        let f = fixture();
+        let first = load(&f);
+        let hit = load(&f);
+        assert_eq!(hit.cache, CacheUse::Hit);
+        assert!(hit.library.cases.iter().all(|c| !c.body.is_read()), "a hit reads no body at start-up");
+        assert_eq!(hit.library.cases[1].body.detection, "Pager.");
+        assert!(hit.library.cases[1].body.is_read());
+        assert!(!hit.library.cases[0].body.is_read(), "only the body looked at is read");
+        same(&first.library, &hit.library);
+    }
+
+    #[test]
+    fn a_damaged_body_is_shown_as_such_and_the_entry_is_rebuilt_next_time() {
+        let f = fixture();
+        let entry = load(&f).entry.unwrap();
+        let path = entry.join(BODIES_FILE);
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x40;
+        fs::write(&path, bytes).unwrap();
+        let hit = load(&f);
+        assert_eq!(hit.cache, CacheUse::Hit, "the heads are intact");
+        let spoiled: Vec<&str> = hit
+            .library
+            .cases
+            .iter()
+            .map(|c| c.body.symptoms.as_str())
+            .filter(|s| s.contains("could not be read from the cache"))
+            .collect();
+        assert_eq!(spoiled.len(), 1, "exactly the damaged body says so");
+        assert!(!entry.exists(), "the damaged entry is removed");
+        let next = load(&f);
+        assert_eq!(next.cache, CacheUse::Stored, "{:?}", next.warnings);
+        assert!(next.library.cases.iter().all(|c| c.body.symptoms == "Stuck."));
+    }
+
+    #[test]
+    fn a_truncated_bodies_file_is_rebuilt_with_a_warning() {
+        let f = fixture();
+        let entry = load(&f).entry.unwrap();
+        let path = entry.join(BODIES_FILE);
+        let len = fs::metadata(&path).unwrap().len();
+        fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(len - 1).unwrap();
+        let second = load(&f);
+        assert_eq!(second.cache, CacheUse::Stored);
+        assert_eq!(second.warnings.len(), 1, "{:?}", second.warnings);
+        assert!(second.warnings[0].contains("bytes, expected"), "{:?}", second.warnings);
         assert_eq!(load(&f).cache, CacheUse::Hit);
     }
 

@@ -21,7 +21,7 @@ use crate::{
 };
 
 /// Run a search and print it.
-pub fn run(args: &SearchArgs, engine: Engine, out: &mut dyn Write) -> Result<()> {
+pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()> {
     let input = args.sentence.join(" ");
     let filters = resolve_filters(&args.filters, &engine)?;
     let request = Request {
@@ -228,6 +228,7 @@ impl<'a> JsonOutput<'a> {
                     root_causes: case.facets.values(FacetKind::RootCause),
                     contributing_factors: case.facets.values(FacetKind::ContributingFactor),
                     sources: case
+                        .body
                         .sources
                         .iter()
                         .map(|s| JsonSource { title: &s.title, url: &s.url })

@@ -63,7 +63,7 @@ pub fn to_text(case: &Case, width: usize) -> String {
     let mut meta = vec![case.id.clone()];
     meta.push(case.date.map(|d| d.to_string()).unwrap_or_else(|| "undated".into()));
     meta.push(case.organization.clone());
-    if let Some(scale) = &case.scale {
+    if let Some(scale) = &case.body.scale {
         meta.push(scale.clone());
     }
     wrap(&mut s, &meta.join(" · "), "");
@@ -73,12 +73,12 @@ pub fn to_text(case: &Case, width: usize) -> String {
         s.push('\n');
     };
     section(&mut s, "Symptoms");
-    wrap(&mut s, &case.symptoms, "  ");
-    if let Some(trigger) = &case.trigger {
+    wrap(&mut s, &case.body.symptoms, "  ");
+    if let Some(trigger) = &case.body.trigger {
         section(&mut s, "Trigger");
         wrap(&mut s, trigger, "  ");
     }
-    if let Some(root_cause) = &case.root_cause {
+    if let Some(root_cause) = &case.body.root_cause {
         section(&mut s, "Cause");
         wrap(&mut s, root_cause, "  ");
     }
@@ -98,13 +98,13 @@ pub fn to_text(case: &Case, width: usize) -> String {
         }
     }
     section(&mut s, "Detection");
-    wrap(&mut s, &case.detection, "  ");
+    wrap(&mut s, &case.body.detection, "  ");
     section(&mut s, "Remediation");
-    bullets(&mut s, &mut case.remediation.iter().cloned());
+    bullets(&mut s, &mut case.body.remediation.iter().cloned());
     section(&mut s, "Action items");
     bullets(
         &mut s,
-        &mut case.action_items.iter().map(|item| {
+        &mut case.body.action_items.iter().map(|item| {
             let mut line = format!("[{}] {}", item.kind.key(), item.text);
             if item.origin == crate::corpus::model::ItemOrigin::Editorial {
                 line.push_str(" (editorial)");
@@ -115,24 +115,24 @@ pub fn to_text(case: &Case, width: usize) -> String {
             line
         }),
     );
-    if let Some(lessons) = &case.lessons {
+    if let Some(lessons) = &case.body.lessons {
         section(&mut s, "Lessons");
         wrap(&mut s, lessons, "  ");
     }
-    if let Some(impact) = &case.impact {
+    if let Some(impact) = &case.body.impact {
         section(&mut s, "Impact");
         bullets(&mut s, &mut impact_lines(impact).into_iter());
     }
-    if let Some(timeline) = &case.timeline {
+    if let Some(timeline) = &case.body.timeline {
         section(&mut s, "Timeline");
         for line in timeline.lines() {
             wrap(&mut s, line, "  ");
         }
     }
-    if !case.sources.is_empty() {
+    if !case.body.sources.is_empty() {
         section(&mut s, "Sources");
     }
-    for source in &case.sources {
+    for source in &case.body.sources {
         let mut head = format!("{} ({}", source.title, source.kind.key());
         if let Some(p) = source.published {
             head.push_str(&format!(", {p}"));
@@ -169,7 +169,7 @@ pub fn to_markdown(case: &Case) -> String {
     let mut meta = vec![format!("`{}`", case.id)];
     meta.push(case.date.map(|d| d.to_string()).unwrap_or_else(|| "undated".into()));
     meta.push(escape_inline(&case.organization));
-    if let Some(scale) = &case.scale {
+    if let Some(scale) = &case.body.scale {
         meta.push(escape_inline(scale));
     }
     s.push_str(&meta.join(" · "));
@@ -178,12 +178,12 @@ pub fn to_markdown(case: &Case) -> String {
         text.split("\n\n").map(escape_inline).collect::<Vec<_>>().join("\n\n") + "\n\n"
     };
     s.push_str("## Symptoms\n\n");
-    s.push_str(&paragraphs(&case.symptoms));
-    if let Some(trigger) = &case.trigger {
+    s.push_str(&paragraphs(&case.body.symptoms));
+    if let Some(trigger) = &case.body.trigger {
         s.push_str("## Trigger\n\n");
         s.push_str(&paragraphs(trigger));
     }
-    if let Some(root_cause) = &case.root_cause {
+    if let Some(root_cause) = &case.body.root_cause {
         s.push_str("## Cause\n\n");
         s.push_str(&paragraphs(root_cause));
     }
@@ -205,38 +205,38 @@ pub fn to_markdown(case: &Case) -> String {
         ));
     }
     s.push_str("\n## Detection\n\n");
-    s.push_str(&paragraphs(&case.detection));
+    s.push_str(&paragraphs(&case.body.detection));
     s.push_str("## Remediation\n\n");
-    for r in &case.remediation {
+    for r in &case.body.remediation {
         s.push_str(&format!("- {}\n", escape_inline(r)));
     }
     s.push_str("\n## Action items\n\n");
-    for item in &case.action_items {
+    for item in &case.body.action_items {
         let origin =
             if item.origin == crate::corpus::model::ItemOrigin::Editorial { " *(editorial)*" } else { "" };
         s.push_str(&format!("- **{}** {}{origin}\n", item.kind.key(), escape_inline(&item.text)));
     }
-    if let Some(lessons) = &case.lessons {
+    if let Some(lessons) = &case.body.lessons {
         s.push_str("\n## Lessons\n\n");
         s.push_str(paragraphs(lessons).trim_end());
         s.push('\n');
     }
-    if let Some(impact) = &case.impact {
+    if let Some(impact) = &case.body.impact {
         s.push_str("\n## Impact\n\n");
         for line in impact_lines(impact) {
             s.push_str(&format!("- {}\n", escape_inline(&line)));
         }
     }
-    if let Some(timeline) = &case.timeline {
+    if let Some(timeline) = &case.body.timeline {
         s.push_str("\n## Timeline\n\n");
         for line in timeline.lines().filter(|l| !l.trim().is_empty()) {
             s.push_str(&format!("- {}\n", escape_inline(line)));
         }
     }
-    if !case.sources.is_empty() {
+    if !case.body.sources.is_empty() {
         s.push_str("\n## Sources\n\n");
     }
-    for source in &case.sources {
+    for source in &case.body.sources {
         let published = source.published.map(|p| format!(", {p}")).unwrap_or_default();
         s.push_str(&format!("- {} ({}{published})\n", link(&source.title, &source.url), source.kind.key()));
     }

@@ -35,10 +35,10 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
         let case = parsed.case.expect("the template is a postmortem");
         assert_eq!(case.date.map(|d| d.to_string()).as_deref(), Some("2025-01-15"));
-        assert!(case.trigger.is_some() && case.root_cause.is_some() && case.lessons.is_some());
-        assert!(case.timeline.is_some() && case.impact.is_none());
-        assert_eq!(case.action_items.len(), 4);
-        assert_eq!(case.remediation.len(), 2);
+        assert!(case.body.trigger.is_some() && case.body.root_cause.is_some() && case.body.lessons.is_some());
+        assert!(case.body.timeline.is_some() && case.body.impact.is_none());
+        assert_eq!(case.body.action_items.len(), 4);
+        assert_eq!(case.body.remediation.len(), 2);
     }
 
     #[test]

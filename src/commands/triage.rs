@@ -24,7 +24,7 @@ use crate::{
 pub const MAX_INPUT_BYTES: usize = 4 << 20;
 
 /// Triage the text (or stdin) and print what it suggests.
-pub fn run(args: &TriageArgs, engine: Engine, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()> {
+pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()> {
     let input = match args.text.as_slice() {
         [dash] if dash == "-" => read_tail(stdin)?,
         [] if !std::io::stdin().is_terminal() => read_tail(stdin)?,

@@ -10,8 +10,9 @@ use std::{
     fs,
     path::{Path, PathBuf},
     sync::atomic::{AtomicUsize, Ordering},
-    time::SystemTime,
 };
+
+pub use super::listing::{FoundFile, is_library_file, is_markdown, list_files};
 
 use crate::{
     corpus::{
@@ -50,31 +51,6 @@ pub struct Library {
     pub taxonomy: Taxonomy,
     /// Problems found while loading, in load order.
     pub diagnostics: Vec<Diagnostic>,
-}
-
-/// A library file found in a user directory, with what a cache fingerprint needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FoundFile {
-    /// The file, as found under the directory the user named.
-    pub path: PathBuf,
-    /// Its size in bytes.
-    pub len: u64,
-    /// When it was last modified, when the system says.
-    pub modified: Option<SystemTime>,
-}
-
-/// Every library file under `dirs` (each directory's files sorted by path, directories in the
-/// order given), and the problems met listing them.
-pub fn list_files(dirs: &[PathBuf]) -> (Vec<FoundFile>, Vec<Diagnostic>) {
-    let mut files = Vec::new();
-    let mut diagnostics = Vec::new();
-    for dir in dirs {
-        let mut found = Vec::new();
-        collect_files(dir, 0, &mut found, &mut diagnostics);
-        found.sort_by(|a: &FoundFile, b| a.path.cmp(&b.path));
-        files.extend(found);
-    }
-    (files, diagnostics)
 }
 
 /// Where a case file's text comes from.
@@ -297,79 +273,4 @@ fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec
 
 fn is_taxonomy_file(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == "taxonomy.toml")
-}
-
-/// Whether a file in a user directory is one incidex reads: a case file or a postmortem.
-pub fn is_library_file(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "toml") || is_markdown(path)
-}
-
-/// Whether a file is a Markdown postmortem (`.md` or `.markdown`).
-pub fn is_markdown(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
-}
-
-const MAX_DEPTH: usize = 16;
-
-fn collect_files(dir: &Path, depth: usize, out: &mut Vec<FoundFile>, diagnostics: &mut Vec<Diagnostic>) {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            diagnostics.push(Diagnostic::new(
-                dir.display().to_string(),
-                (0, 0),
-                Severity::Error,
-                format!("cannot read directory: {e}"),
-            ));
-            return;
-        }
-    };
-    let mut files: Vec<(fs::DirEntry, bool)> = Vec::new();
-    for entry in entries.filter_map(Result::ok) {
-        if entry.file_name().as_encoded_bytes().starts_with(b".") {
-            continue;
-        }
-        // The entry's own type costs nothing (the directory listing has it); only links need a
-        // `stat` of their target. Links to files and directories are followed, to a bounded
-        // depth so a loop cannot trap us.
-        let Ok(kind) = entry.file_type() else { continue };
-        let link = kind.is_symlink();
-        let kind = if link {
-            match fs::metadata(entry.path()) {
-                Ok(meta) => meta.file_type(),
-                Err(_) => continue,
-            }
-        } else {
-            kind
-        };
-        if kind.is_dir() {
-            if depth < MAX_DEPTH {
-                collect_files(&entry.path(), depth + 1, out, diagnostics);
-            }
-        } else if kind.is_file() && is_library_file(Path::new(&entry.file_name())) {
-            files.push((entry, link));
-        }
-    }
-    out.extend(stat_all(&files));
-}
-
-/// Size and modification time of each file; a large directory is stat'ed on several threads.
-fn stat_all(files: &[(fs::DirEntry, bool)]) -> Vec<FoundFile> {
-    let stat = |(entry, link): &(fs::DirEntry, bool)| {
-        let path = entry.path();
-        // `DirEntry::metadata` stats relative to the open directory; a link's target by path.
-        let meta = if *link { fs::metadata(&path) } else { entry.metadata() };
-        meta.ok().map(|meta| FoundFile { len: meta.len(), modified: meta.modified().ok(), path })
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if files.len() < 4 * PARALLEL_FROM || threads < 2 {
-        return files.iter().filter_map(stat).collect();
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(files.len().div_ceil(threads))
-            .map(|part| scope.spawn(move || part.iter().filter_map(stat).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
-    })
 }

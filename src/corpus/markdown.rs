@@ -22,7 +22,8 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use crate::{
     corpus::{
         model::{
-            ActionItem, ActionType, Case, FacetKind, Facets, Impact, ItemOrigin, PartialDate, Provenance,
+            ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
+            Provenance,
         },
         parse::{
             FacetPolicy, Parsed, is_slug, is_unknown_date, parse_date, read_facets, read_impact, read_sources,
@@ -1099,19 +1100,22 @@ fn build_case(
         title,
         date,
         organization,
-        scale: declared.scale.map(|s| one_line(&s.value)),
-        symptoms,
-        trigger: optional(Section::Trigger),
-        root_cause: optional(Section::RootCause),
-        detection,
-        remediation,
-        action_items,
-        lessons: optional(Section::Lessons),
         facets: declared.facets,
-        sources: declared.sources,
-        impact,
-        timeline: Some(timeline(&blocks_of(Section::Timeline))).filter(|t| !t.is_empty()),
         provenance: Provenance { path: path.to_string(), bundled: false },
+        body: CaseBody {
+            scale: declared.scale.map(|s| one_line(&s.value)),
+            symptoms,
+            trigger: optional(Section::Trigger),
+            root_cause: optional(Section::RootCause),
+            detection,
+            remediation,
+            action_items,
+            lessons: optional(Section::Lessons),
+            sources: declared.sources,
+            impact,
+            timeline: Some(timeline(&blocks_of(Section::Timeline))).filter(|t| !t.is_empty()),
+        }
+        .into(),
     };
     infer_facets(ctx, &mut case, &declared.given, inferrer, fm_at);
     Some(case)
@@ -1238,13 +1242,13 @@ under load.\nTrigger: A traffic spike.\nResolution: Added capacity.\nDetection: 
         assert_eq!(case.title, "Search outage postmortem");
         assert_eq!(case.date.unwrap().to_string(), "2015-10-21");
         assert_eq!(case.organization, "Example");
-        assert_eq!(case.symptoms, "Search was down for 66 minutes.\n\nImpact: 1.2B queries lost.");
-        assert_eq!(case.root_cause.as_deref(), Some("A file descriptor leak under load."));
-        assert_eq!(case.trigger.as_deref(), Some("A traffic spike."));
-        assert_eq!(case.remediation, ["Added capacity."]);
-        assert_eq!(case.detection, "Alerts paged on-call.");
+        assert_eq!(case.body.symptoms, "Search was down for 66 minutes.\n\nImpact: 1.2B queries lost.");
+        assert_eq!(case.body.root_cause.as_deref(), Some("A file descriptor leak under load."));
+        assert_eq!(case.body.trigger.as_deref(), Some("A traffic spike."));
+        assert_eq!(case.body.remediation, ["Added capacity."]);
+        assert_eq!(case.body.detection, "Alerts paged on-call.");
         let items: Vec<(&str, ActionType)> =
-            case.action_items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+            case.body.action_items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
         assert_eq!(
             items,
             [
@@ -1254,11 +1258,11 @@ under load.\nTrigger: A traffic spike.\nResolution: Added capacity.\nDetection: 
             ]
         );
         assert_eq!(
-            case.lessons.as_deref(),
+            case.body.lessons.as_deref(),
             Some("What went well:\n\n- Paging worked.\n\nWhere we got lucky:\n\n- Spare capacity.")
         );
         assert_eq!(
-            case.timeline.as_deref(),
+            case.body.timeline.as_deref(),
             Some("2015-10-21 (all times UTC)\n14:51 Traffic spikes\n14:53 Pages fire")
         );
     }
@@ -1309,8 +1313,8 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
         assert_eq!(case.date.unwrap().to_string(), "2024-05-02");
         assert_eq!(case.facets.values(FacetKind::Component), ["NCCL"]);
         assert_eq!(case.facets.values(FacetKind::Symptom), ["Cosmic"]);
-        assert_eq!(case.action_items[0].kind, ActionType::Detect);
-        assert_eq!(case.action_items[0].text, "Alert on stalls.");
+        assert_eq!(case.body.action_items[0].kind, ActionType::Detect);
+        assert_eq!(case.body.action_items[0].text, "Alert on stalls.");
     }
 
     #[test]
@@ -1328,7 +1332,7 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
         }
         let case = p.case.expect("a postmortem with gaps still loads");
         assert_eq!(case.date, None);
-        assert_eq!(case.symptoms, "Some text.");
+        assert_eq!(case.body.symptoms, "Some text.");
     }
 
     #[test]
@@ -1442,6 +1446,6 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
         assert!(messages(&p).iter().any(|m| m.contains("control or bidi")));
         let case = p.case.unwrap();
         assert!(!case.title.chars().any(crate::text::is_unsafe_char));
-        assert!(!case.symptoms.chars().any(crate::text::is_unsafe_char), "{:?}", case.symptoms);
+        assert!(!case.body.symptoms.chars().any(crate::text::is_unsafe_char), "{:?}", case.body.symptoms);
     }
 }

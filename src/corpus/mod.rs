@@ -1,12 +1,14 @@
 //! The case library: the model, reading case files and Markdown postmortems, loading the bundled and user libraries, and
 //! checking them.
 
+pub mod body;
 pub mod bundled;
 pub mod check;
+pub mod listing;
 pub mod load;
 pub mod markdown;
 pub mod model;
 pub mod parse;
 
 pub use load::{Library, LoadOptions};
-pub use model::{Case, FacetKind};
+pub use model::{Case, CaseBody, FacetKind};

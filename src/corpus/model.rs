@@ -8,6 +8,8 @@ use std::{collections::BTreeSet, fmt, str::FromStr};
 
 use serde::{Serialize, Serializer};
 
+use super::body::Body;
+
 /// The four facet kinds of the seed page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FacetKind {
@@ -413,7 +415,8 @@ pub struct Provenance {
     pub bundled: bool,
 }
 
-/// One incident report.
+/// One incident report: its head (what lists, filters and the graph use) and its [`Body`]
+/// (the long text, which a library opened from the cache reads on first use).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
     /// Unique slug, also the file name.
@@ -424,6 +427,17 @@ pub struct Case {
     pub date: Option<PartialDate>,
     /// Who ran the system.
     pub organization: String,
+    /// Facet values.
+    pub facets: Facets,
+    /// Where it was loaded from.
+    pub provenance: Provenance,
+    /// Everything else: `case.body.symptoms`, `case.body.action_items`, ...
+    pub body: Body,
+}
+
+/// The long text of a case.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CaseBody {
     /// How big the system was.
     pub scale: Option<String>,
     /// What people saw.
@@ -441,16 +455,26 @@ pub struct Case {
     pub action_items: Vec<ActionItem>,
     /// What others should take from it.
     pub lessons: Option<String>,
-    /// Facet values.
-    pub facets: Facets,
     /// The public documents it is written from.
     pub sources: Vec<Source>,
     /// What it cost.
     pub impact: Option<Impact>,
     /// A postmortem's timeline, kept as text.
     pub timeline: Option<String>,
-    /// Where it was loaded from.
-    pub provenance: Provenance,
+}
+
+impl CaseBody {
+    /// The body shown in place of one that could not be read back from the cache.
+    pub fn unreadable(why: &str) -> CaseBody {
+        CaseBody {
+            symptoms: format!(
+                "The text of this case could not be read from the cache ({}). \
+                 Start incidex again: the library will be read from its files.",
+                crate::text::one_line(why)
+            ),
+            ..CaseBody::default()
+        }
+    }
 }
 
 impl Case {
@@ -472,7 +496,8 @@ impl Case {
 
     /// The action items that apply to `component`: untagged items and items tagged with it.
     pub fn action_items_for<'a>(&'a self, component: &'a str) -> impl Iterator<Item = &'a ActionItem> + 'a {
-        self.action_items
+        self.body
+            .action_items
             .iter()
             .filter(move |item| item.components.is_empty() || item.components.iter().any(|c| c == component))
     }
@@ -487,20 +512,20 @@ impl Serialize for Case {
         m.serialize_entry("title", &self.title)?;
         m.serialize_entry("date", &self.date)?;
         m.serialize_entry("organization", &self.organization)?;
-        if let Some(scale) = &self.scale {
+        if let Some(scale) = &self.body.scale {
             m.serialize_entry("scale", scale)?;
         }
-        m.serialize_entry("symptoms", &self.symptoms)?;
-        if let Some(trigger) = &self.trigger {
+        m.serialize_entry("symptoms", &self.body.symptoms)?;
+        if let Some(trigger) = &self.body.trigger {
             m.serialize_entry("trigger", trigger)?;
         }
-        if let Some(root_cause) = &self.root_cause {
+        if let Some(root_cause) = &self.body.root_cause {
             m.serialize_entry("root_cause", root_cause)?;
         }
-        m.serialize_entry("detection", &self.detection)?;
-        m.serialize_entry("remediation", &self.remediation)?;
-        m.serialize_entry("action_items", &self.action_items)?;
-        if let Some(lessons) = &self.lessons {
+        m.serialize_entry("detection", &self.body.detection)?;
+        m.serialize_entry("remediation", &self.body.remediation)?;
+        m.serialize_entry("action_items", &self.body.action_items)?;
+        if let Some(lessons) = &self.body.lessons {
             m.serialize_entry("lessons", lessons)?;
         }
         for kind in FacetKind::ALL {
@@ -515,11 +540,11 @@ impl Serialize for Case {
         if !inferred.is_empty() {
             m.serialize_entry("inferred_facets", &inferred)?;
         }
-        m.serialize_entry("sources", &self.sources)?;
-        if let Some(impact) = &self.impact {
+        m.serialize_entry("sources", &self.body.sources)?;
+        if let Some(impact) = &self.body.impact {
             m.serialize_entry("impact", impact)?;
         }
-        if let Some(timeline) = &self.timeline {
+        if let Some(timeline) = &self.body.timeline {
             m.serialize_entry("timeline", timeline)?;
         }
         m.serialize_entry("path", &self.provenance.path)?;

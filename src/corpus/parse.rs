@@ -9,8 +9,8 @@ use std::path::Path;
 
 use crate::{
     corpus::model::{
-        ActionItem, ActionType, Case, FacetKind, Facets, Impact, ItemOrigin, PartialDate, Provenance, Source,
-        SourceKind,
+        ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
+        Provenance, Source, SourceKind,
     },
     diag::{Diagnostic, Severity},
     taxonomy::Taxonomy,
@@ -141,19 +141,22 @@ fn read_case(
         title: crate::text::one_line(&title?.value),
         date: when?,
         organization: crate::text::one_line(&organization?.value),
-        scale: scale.map(|s| s.value),
-        symptoms: symptoms?.value,
-        trigger: trigger.map(|t| t.value),
-        detection: detection?.value,
-        remediation: remediation?.into_iter().map(|r| r.value).collect(),
-        action_items,
-        lessons: lessons.map(|l| l.value),
         facets,
-        sources,
-        impact,
-        root_cause: None,
-        timeline: None,
         provenance: Provenance { path: path.to_string(), bundled },
+        body: CaseBody {
+            scale: scale.map(|s| s.value),
+            symptoms: symptoms?.value,
+            trigger: trigger.map(|t| t.value),
+            detection: detection?.value,
+            remediation: remediation?.into_iter().map(|r| r.value).collect(),
+            action_items,
+            lessons: lessons.map(|l| l.value),
+            sources,
+            impact,
+            root_cause: None,
+            timeline: None,
+        }
+        .into(),
     })
 }
 
@@ -393,8 +396,8 @@ published = "2024-03-02"
         assert_eq!(case.id, "2024-03-x");
         assert_eq!(case.date.unwrap().to_string(), "2024-03");
         assert_eq!(case.facets.values(FacetKind::Component), ["NCCL", "GPU"]);
-        assert_eq!(case.action_items[0].components, ["NCCL"]);
-        assert_eq!(case.sources[0].published.unwrap().to_string(), "2024-03-02");
+        assert_eq!(case.body.action_items[0].components, ["NCCL"]);
+        assert_eq!(case.body.sources[0].published.unwrap().to_string(), "2024-03-02");
     }
 
     #[test]
@@ -458,7 +461,7 @@ published = "2024-03-02"
     fn hostile_text_is_sanitized_on_load() {
         let p = parse(&GOOD.replace("\"Stuck.\"", "\"a\\u001b]52;c;aGk=\\u0007b\u{9b}c\u{202e}d\""));
         let case = p.case.unwrap();
-        assert!(!case.symptoms.chars().any(crate::text::is_unsafe_char), "{:?}", case.symptoms);
+        assert!(!case.body.symptoms.chars().any(crate::text::is_unsafe_char), "{:?}", case.body.symptoms);
     }
 
     #[test]

@@ -270,19 +270,9 @@ pub(crate) mod tests {
             title: format!("Title of {id}"),
             date: None,
             organization: "Org".into(),
-            scale: None,
-            symptoms: String::new(),
-            trigger: None,
-            root_cause: None,
-            detection: String::new(),
-            remediation: Vec::new(),
-            action_items: Vec::new(),
-            lessons: None,
             facets,
-            sources: Vec::new(),
-            impact: None,
-            timeline: None,
             provenance: Provenance { path: format!("{id}.toml"), bundled: false },
+            body: Default::default(),
         }
     }
 

@@ -31,7 +31,8 @@ pub struct ValueEntry {
 #[derive(Debug, Clone)]
 pub struct Catalog {
     values: Vec<ValueEntry>,
-    ids: HashMap<(FacetKind, String), usize>,
+    /// Per kind (by [`FacetKind::index`]): name -> value id.
+    ids: [HashMap<String, usize>; 4],
     /// ASCII-lowercased organization -> its cases.
     orgs: HashMap<String, CaseSet>,
     /// Distinct organization names as written, sorted case-insensitively.
@@ -48,7 +49,7 @@ impl Catalog {
         let len = library.cases.len();
         let mut catalog = Catalog {
             values: Vec::new(),
-            ids: HashMap::new(),
+            ids: Default::default(),
             orgs: HashMap::new(),
             org_names: Vec::new(),
             dates: Vec::with_capacity(len),
@@ -58,16 +59,25 @@ impl Catalog {
         for v in library.taxonomy.values() {
             catalog.intern(v.kind, &v.name);
         }
+        // Organizations as written -> their lowercased key: most cases repeat a name seen before,
+        // and looking it up costs no allocation.
+        let mut org_keys: HashMap<&str, String> = HashMap::new();
         for (i, case) in library.cases.iter().enumerate() {
             for (kind, value) in case.facets.iter() {
                 let id = catalog.intern(kind, value);
                 catalog.values[id].cases.insert(i);
             }
-            let org = case.organization.to_ascii_lowercase();
-            if !catalog.orgs.contains_key(&org) {
-                catalog.org_names.push(case.organization.clone());
+            let org =
+                org_keys.entry(&case.organization).or_insert_with(|| case.organization.to_ascii_lowercase());
+            match catalog.orgs.get_mut(org.as_str()) {
+                Some(cases) => cases.insert(i),
+                None => {
+                    catalog.org_names.push(case.organization.clone());
+                    let mut cases = CaseSet::empty(len);
+                    cases.insert(i);
+                    catalog.orgs.insert(org.clone(), cases);
+                }
             }
-            catalog.orgs.entry(org).or_insert_with(|| CaseSet::empty(len)).insert(i);
             catalog.dates.push(case.date.map(|d| (d.start(), d.end())));
             catalog.years.push(case.year());
         }
@@ -76,11 +86,11 @@ impl Catalog {
     }
 
     fn intern(&mut self, kind: FacetKind, name: &str) -> usize {
-        if let Some(&id) = self.ids.get(&(kind, name.to_string())) {
+        if let Some(&id) = self.ids[kind.index()].get(name) {
             return id;
         }
         self.values.push(ValueEntry { kind, name: name.to_string(), cases: CaseSet::empty(self.len) });
-        self.ids.insert((kind, name.to_string()), self.values.len() - 1);
+        self.ids[kind.index()].insert(name.to_string(), self.values.len() - 1);
         self.values.len() - 1
     }
 
@@ -101,7 +111,7 @@ impl Catalog {
 
     /// The id of (kind, exact name).
     pub fn id(&self, kind: FacetKind, name: &str) -> Option<usize> {
-        self.ids.get(&(kind, name.to_string())).copied()
+        self.ids[kind.index()].get(name).copied()
     }
 
     /// Distinct organizations, sorted case-insensitively.

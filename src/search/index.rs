@@ -11,7 +11,7 @@
 //! (through names, aliases and signatures) boost the cases tagged with them, the more so the
 //! less the matching words say by themselves.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::OnceLock};
 
 use tantivy::{
     DocId, Index, IndexWriter, Score, Searcher, TantivyDocument, Term,
@@ -153,16 +153,18 @@ impl TextField {
     fn values(self, case: &Case) -> Vec<&str> {
         match self {
             TextField::Title => vec![&case.title],
-            TextField::Symptoms => vec![&case.symptoms],
+            TextField::Symptoms => vec![&case.body.symptoms],
             // A postmortem's Root cause section is searched with the trigger: why it happened.
-            TextField::Trigger => case.trigger.iter().chain(&case.root_cause).map(String::as_str).collect(),
-            TextField::Detection => vec![&case.detection],
-            TextField::Remediation => case.remediation.iter().map(String::as_str).collect(),
-            TextField::ActionItems => case.action_items.iter().map(|a| a.text.as_str()).collect(),
-            TextField::Lessons => case.lessons.iter().map(String::as_str).collect(),
+            TextField::Trigger => {
+                case.body.trigger.iter().chain(&case.body.root_cause).map(String::as_str).collect()
+            }
+            TextField::Detection => vec![&case.body.detection],
+            TextField::Remediation => case.body.remediation.iter().map(String::as_str).collect(),
+            TextField::ActionItems => case.body.action_items.iter().map(|a| a.text.as_str()).collect(),
+            TextField::Lessons => case.body.lessons.iter().map(String::as_str).collect(),
             TextField::Organization => vec![&case.organization],
             TextField::Facets => case.facets.iter().map(|(_, v)| v).collect(),
-            TextField::Sources => case.sources.iter().map(|s| s.title.as_str()).collect(),
+            TextField::Sources => case.body.sources.iter().map(|s| s.title.as_str()).collect(),
         }
     }
 }
@@ -201,8 +203,10 @@ pub struct CaseIndex {
     facet: Field,
     /// Segment ordinal -> doc id -> case position.
     doc_to_case: Vec<Vec<u32>>,
-    /// The words of the index, for corrections of words no case contains.
-    typos: Typos,
+    /// The words of the index, for corrections of words no case contains: gathered from the
+    /// term dictionaries the first time a sentence has such a word (a third of a second at
+    /// 100,000 cases, which start-up should not pay for a search that needs no correction).
+    typos: OnceLock<Typos>,
     analyzer: TextAnalyzer,
 }
 
@@ -314,27 +318,41 @@ impl CaseIndex {
                 (0..segment.max_doc()).map(|d| column.first(d).unwrap_or_default() as u32).collect();
             doc_to_case.push(map);
         }
-        let mut words = Vec::new();
-        for segment in searcher.segment_readers() {
-            for field in fields.text {
-                let inverted = segment.inverted_index(field).map_err(tantivy_error)?;
-                let mut terms = inverted.terms().stream().map_err(|e| tantivy_error(e.into()))?;
-                while terms.advance() {
-                    if let Ok(word) = std::str::from_utf8(terms.key()) {
-                        words.push(word.to_string());
-                    }
-                }
-            }
-        }
-        let typos = Typos::new(words);
         Ok(CaseIndex {
             searcher,
             text_fields: fields.text,
             facet: fields.facet,
             doc_to_case,
-            typos,
+            typos: OnceLock::new(),
             analyzer: index_analyzer(index),
         })
+    }
+
+    /// The words of the index and the words one edit from them, gathered on first use.
+    fn typos(&self) -> &Typos {
+        self.typos.get_or_init(|| {
+            let mut words = Vec::new();
+            for segment in self.searcher.segment_readers() {
+                for &field in &self.text_fields {
+                    // A segment that cannot be read has no words to offer: corrections are a
+                    // help, never a reason for a search to fail.
+                    let Ok(inverted) = segment.inverted_index(field) else { continue };
+                    let Ok(mut terms) = inverted.terms().stream() else { continue };
+                    while terms.advance() {
+                        if let Ok(word) = std::str::from_utf8(terms.key()) {
+                            words.push(word.to_string());
+                        }
+                    }
+                }
+            }
+            Typos::new(words)
+        })
+    }
+
+    /// Gather the words for typo corrections now rather than at the first sentence that needs
+    /// them (the terminal UI calls it while it waits for the first key).
+    pub fn prepare_corrections(&self) {
+        self.typos();
     }
 
     /// Number of documents (cases) in the index.
@@ -409,8 +427,12 @@ impl CaseIndex {
         // A word no case contains, long enough: the words one typo away, below exact words.
         let unknown = words.iter().filter(|w| w.doc_freq == 0 && w.typed_chars >= typo::MIN_LETTERS);
         for word in unknown.take(MAX_FUZZY_WORDS).filter(|_| tuning.fuzzy_boost > 0.0) {
-            let corrections: Vec<Box<dyn Query>> =
-                self.typos.corrections(&word.term).into_iter().map(|c| self.word_query(c, tuning)).collect();
+            let corrections: Vec<Box<dyn Query>> = self
+                .typos()
+                .corrections(&word.term)
+                .into_iter()
+                .map(|c| self.word_query(c, tuning))
+                .collect();
             if !corrections.is_empty() {
                 let best = DisjunctionMaxQuery::with_tie_breaker(corrections, 0.0);
                 clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(best), tuning.fuzzy_boost))));

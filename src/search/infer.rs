@@ -38,10 +38,10 @@ impl Inferrer {
 
     /// The values of `kind` that `case`'s text points at, strongest first.
     pub fn infer(&self, case: &Case, kind: FacetKind) -> Vec<String> {
-        let mut text = vec![case.title.as_str(), case.symptoms.as_str()];
-        text.extend(case.trigger.as_deref());
-        text.extend(case.root_cause.as_deref());
-        text.push(case.detection.as_str());
+        let mut text = vec![case.title.as_str(), case.body.symptoms.as_str()];
+        text.extend(case.body.trigger.as_deref());
+        text.extend(case.body.root_cause.as_deref());
+        text.push(case.body.detection.as_str());
         // A paragraph break between fields keeps a phrase from matching across two of them.
         let text = text.join("\n\n");
         // Every word counts as known, so none is read as a typo of a taxonomy word.
@@ -68,19 +68,15 @@ mod tests {
             title: title.into(),
             date: None,
             organization: "Us".into(),
-            scale: None,
-            symptoms: symptoms.into(),
-            trigger: None,
-            root_cause: None,
-            detection: detection.into(),
-            remediation: Vec::new(),
-            action_items: Vec::new(),
-            lessons: Some("Next time we will look at the GPU dashboards sooner.".into()),
             facets: Default::default(),
-            sources: Vec::new(),
-            impact: None,
-            timeline: None,
             provenance: Provenance { path: "x.md".into(), bundled: false },
+            body: crate::corpus::CaseBody {
+                symptoms: symptoms.into(),
+                detection: detection.into(),
+                lessons: Some("Next time we will look at the GPU dashboards sooner.".into()),
+                ..Default::default()
+            }
+            .into(),
         }
     }
 

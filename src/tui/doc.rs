@@ -199,25 +199,25 @@ pub fn build(case: &Case, related: &[RelatedCase], width: u16) -> CaseDoc {
     b.wrapped(Part::Title, &case.title, "", "");
     let mut meta =
         vec![case.date.map_or_else(|| "undated".to_string(), |d| d.to_string()), case.organization.clone()];
-    meta.extend(case.scale.clone());
+    meta.extend(case.body.scale.clone());
     // A no-break space ties each dot to the item after it, so a wrapped line never ends in one.
     b.wrapped(Part::Meta, &meta.join(" ·\u{a0}"), "", "");
     b.wrapped(Part::Muted, &case.id, "", "");
 
-    b.section("Symptoms", &case.symptoms);
+    b.section("Symptoms", &case.body.symptoms);
     b.facets(case, FacetKind::Symptom, Some("Symptom: "));
-    if let Some(trigger) = &case.trigger {
+    if let Some(trigger) = &case.body.trigger {
         b.section("Trigger", trigger);
     }
     for kind in [FacetKind::RootCause, FacetKind::Component, FacetKind::ContributingFactor] {
         b.heading(kind.label());
         b.facets(case, kind, None);
     }
-    b.section("Detection", &case.detection);
-    b.bullets("Remediation", case.remediation.iter().map(String::as_str));
+    b.section("Detection", &case.body.detection);
+    b.bullets("Remediation", case.body.remediation.iter().map(String::as_str));
 
     b.heading("Action items");
-    for item in &case.action_items {
+    for item in &case.body.action_items {
         let mut text = format!("[{}] {}", item.kind.key(), item.text);
         if item.origin == crate::corpus::model::ItemOrigin::Editorial {
             text.push_str(" (editorial)");
@@ -227,21 +227,21 @@ pub fn build(case: &Case, related: &[RelatedCase], width: u16) -> CaseDoc {
         }
         b.wrapped(Part::Body, &text, "  • ", "    ");
     }
-    if let Some(lessons) = &case.lessons {
+    if let Some(lessons) = &case.body.lessons {
         b.section("Lessons", lessons);
     }
-    if let Some(impact) = case.impact.as_ref().filter(|i| !i.is_empty()) {
+    if let Some(impact) = case.body.impact.as_ref().filter(|i| !i.is_empty()) {
         let mut facts = Vec::new();
         facts.extend(impact.duration.as_ref().map(|d| format!("Duration: {d}")));
         facts.extend(impact.gpu_hours_lost.map(|h| format!("GPU hours lost: {h}")));
         facts.extend(impact.users_affected.as_ref().map(|u| format!("Affected: {u}")));
         b.bullets("Impact", facts.iter().map(String::as_str));
     }
-    if let Some(timeline) = &case.timeline {
+    if let Some(timeline) = &case.body.timeline {
         b.section("Timeline", timeline);
     }
     b.heading("Sources");
-    for source in &case.sources {
+    for source in &case.body.sources {
         let mut title = format!("{} ({}", source.title, source.kind.key());
         if let Some(p) = source.published {
             title.push_str(&format!(", {p}"));
@@ -334,7 +334,7 @@ mod tests {
     #[test]
     fn long_urls_wrap_whole() {
         let mut case = full_case();
-        case.sources[0].url = format!("https://example.org/{}", "a".repeat(90));
+        case.body.sources[0].url = format!("https://example.org/{}", "a".repeat(90));
         let doc = build(&case, &[], 40);
         let url: String = doc
             .lines
@@ -343,6 +343,6 @@ mod tests {
             .filter(|(p, _)| *p == Part::Url)
             .map(|(_, t)| t.trim())
             .collect();
-        assert_eq!(url, case.sources[0].url);
+        assert_eq!(url, case.body.sources[0].url);
     }
 }
