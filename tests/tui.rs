@@ -78,9 +78,9 @@ impl Harness {
     fn send(&mut self, mut msg: Msg) -> &mut Self {
         // As the main loop does: the new engine goes to the searcher before the app sees it.
         if let Msg::Loaded(loaded) = &mut msg
-            && let Some(searcher) = loaded.searcher.take()
+            && let Some(search) = loaded.search.take()
         {
-            self.searcher = searcher;
+            self.searcher = search.into_searcher(loaded.library.clone());
         }
         let effects = self.app.update(msg);
         self.run(effects);
@@ -335,11 +335,14 @@ fn the_loaded_library_replaces_the_gauge_and_the_results() {
     let mut h = Harness::loading(80, 24, "default");
     h.key(KeyCode::Esc).key(KeyCode::Char('j'));
     let kept = h.app.selected_case().unwrap().id.clone();
-    let loaded = Loaded::build(Opened {
-        library: (*library()).clone(),
-        index: None,
-        problems: Problems { warnings: vec!["the cache is read-only".into()], diagnostics: vec![] },
-    });
+    let loaded = Loaded::new(
+        Opened {
+            library: (*library()).clone(),
+            index: None,
+            problems: Problems { warnings: vec!["the cache is read-only".into()], diagnostics: vec![] },
+        },
+        true,
+    );
     h.send(Msg::Loaded(Box::new(loaded)));
     let screen = h.screen();
     assert!(screen.contains("Cases 1 to 6 of 6"), "{screen}");

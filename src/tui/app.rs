@@ -1434,7 +1434,7 @@ mod tests {
 
     /// The fixture library as the loader would hand it over.
     fn loaded(library: Arc<Library>, problems: crate::tui::loader::Problems) -> Msg {
-        Msg::Loaded(Box::new(crate::tui::loader::Loaded { library, searcher: None, problems }))
+        Msg::Loaded(Box::new(crate::tui::loader::Loaded { library, search: None, problems }))
     }
 
     /// An app started on an interim library of the fixture's first two cases, loading the rest.

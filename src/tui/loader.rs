@@ -4,14 +4,20 @@
 //! [`spawn`] runs the opening function the binary hands over (the cache, the files, the user's
 //! diagnostics: none of that is the UI's business) on the `incidex-load` thread. Its progress
 //! reaches the UI's one channel as [`Msg::Progress`], throttled to [`PROGRESS_EVERY`] (the last
-//! step of each stage always gets through), and its result as one [`Msg::Loaded`], with the
-//! search engine over the new library already built, so the switch costs the UI nothing.
+//! step of each stage always gets through), and its result as one [`Msg::Loaded`]. When the UI
+//! is already running on the interim library by then, the search engine over the new library
+//! is built here too, so the switch costs the UI nothing; when the UI is still waiting to
+//! start, the search worker builds it, so the first frame does not wait for it.
 //!
 //! Nothing here waits on the UI: when the UI quits first, the thread is abandoned with the
 //! process.
 
 use std::{
-    sync::{Arc, Mutex, mpsc::Sender},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+        mpsc::Sender,
+    },
     time::{Duration, Instant},
 };
 
@@ -80,24 +86,47 @@ pub struct Opened {
     pub problems: Problems,
 }
 
+/// The search engine over a loaded library, built or still to build.
+#[derive(Debug)]
+pub enum Search {
+    /// Built on the loading thread.
+    Built(Box<Searcher>),
+    /// To be built by the search worker, on this index when there is one.
+    Unbuilt(Option<CaseIndex>),
+}
+
+impl Search {
+    /// The engine over `library` (building it now when it is not built yet).
+    pub fn into_searcher(self, library: Arc<Library>) -> Searcher {
+        match self {
+            Search::Built(searcher) => *searcher,
+            Search::Unbuilt(index) => Searcher::with_index(library, index),
+        }
+    }
+}
+
 /// A library opened in the background, ready to switch to.
 #[derive(Debug)]
 pub struct Loaded {
     /// The whole library.
     pub library: Arc<Library>,
-    /// The search engine over it, built on the loading thread. The main loop takes it out for
-    /// the search worker before the message reaches `App::update`.
-    pub searcher: Option<Searcher>,
+    /// Its search engine. The main loop takes it out for the search worker before the message
+    /// reaches `App::update`.
+    pub search: Option<Search>,
     /// What to tell the user.
     pub problems: Problems,
 }
 
 impl Loaded {
-    /// Build the search engine for `opened` (on the calling thread) and wrap it up.
-    pub fn build(opened: Opened) -> Loaded {
+    /// Wrap `opened` up, building its search engine now (on the calling thread) when `build`.
+    pub fn new(opened: Opened, build: bool) -> Loaded {
         let library = Arc::new(opened.library);
-        let searcher = Searcher::with_index(library.clone(), opened.index);
-        Loaded { library, searcher: Some(searcher), problems: opened.problems }
+        let search = if build {
+            Search::Built(Box::new(Searcher::with_index(library.clone(), opened.index)))
+        } else {
+            Search::Unbuilt(opened.index)
+        };
+        Loaded { library, search: Some(search), problems: opened.problems }
     }
 }
 
@@ -130,10 +159,11 @@ impl Throttle {
 }
 
 /// Start the `incidex-load` thread: it calls `open` with a progress callback, builds the search
-/// engine, and sends [`Msg::Progress`] and then one [`Msg::Loaded`] (or, if it panicked, one
-/// [`Msg::LoadFailed`]) to `tx`.
+/// engine if `ui_started` is set by then, and sends [`Msg::Progress`] and then one
+/// [`Msg::Loaded`] (or, if it panicked, one [`Msg::LoadFailed`]) to `tx`.
 pub fn spawn(
     open: impl FnOnce(ProgressFn<'_>) -> Opened + Send + 'static,
+    ui_started: Arc<AtomicBool>,
     tx: Sender<Msg>,
 ) -> std::io::Result<()> {
     std::thread::Builder::new().name("incidex-load".into()).spawn(move || {
@@ -144,7 +174,8 @@ pub fn spawn(
         // A panic here is a bug, reported by the panic hook; the UI must still end rather than
         // wait for a library that will never come.
         let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Loaded::build(open(&|p| throttle.report(p)))
+            let opened = open(&|p| throttle.report(p));
+            Loaded::new(opened, ui_started.load(Ordering::SeqCst))
         }));
         let _ = tx.send(match built {
             Ok(loaded) => Msg::Loaded(Box::new(loaded)),
@@ -181,10 +212,16 @@ mod tests {
             let options = crate::corpus::LoadOptions { bundled: false, dirs: vec![] };
             Opened { library: Library::load(&options), index: None, problems: Problems::default() }
         };
-        spawn(open, tx.clone()).unwrap();
+        spawn(open, Arc::new(AtomicBool::new(false)), tx.clone()).unwrap();
         assert!(matches!(rx.recv(), Ok(Msg::Progress(p)) if p.done == 1));
-        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if l.searcher.is_some() && l.problems.is_empty()));
-        spawn(|_: ProgressFn<'_>| -> Opened { panic!("a bug") }, tx).unwrap();
+        let unbuilt = |l: &Loaded| matches!(l.search, Some(Search::Unbuilt(None)));
+        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if unbuilt(&l) && l.problems.is_empty()));
+        spawn(open, Arc::new(AtomicBool::new(true)), tx.clone()).unwrap();
+        let _progress = rx.recv();
+        let built = |l: &Loaded| matches!(l.search, Some(Search::Built(_)));
+        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if built(&l)), "the UI runs: built here");
+        spawn(|_: ProgressFn<'_>| -> Opened { panic!("a bug") }, Arc::new(AtomicBool::new(true)), tx)
+            .unwrap();
         assert!(matches!(rx.recv(), Ok(Msg::LoadFailed(_))), "a panic ends the wait");
     }
 

@@ -31,7 +31,11 @@ pub mod worker;
 
 use std::{
     io::{BufWriter, IsTerminal},
-    sync::{Arc, mpsc},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+        mpsc,
+    },
     time::{Duration, Instant},
 };
 
@@ -41,10 +45,10 @@ use self::{
     app::{App, Effect, Interim, Options},
     event::Msg,
     export::{Job, Outcome},
-    loader::{Loaded, Problems},
+    loader::{Loaded, Problems, Search},
     style::Styles,
     terminal::TerminalGuard,
-    worker::{Request, Searcher},
+    worker::Request,
 };
 use crate::{
     config::Settings,
@@ -94,16 +98,13 @@ struct Searches {
 }
 
 impl Searches {
-    fn start(searcher: Option<Searcher>, library: Arc<Library>, msgs: mpsc::Sender<Msg>) -> Result<Searches> {
+    fn start(search: Search, library: Arc<Library>, msgs: mpsc::Sender<Msg>) -> Result<Searches> {
         let reply = {
             let msgs = msgs.clone();
             move |response| msgs.send(Msg::Searched(Box::new(response))).is_ok()
         };
-        let tx = match searcher {
-            Some(searcher) => worker::spawn_with(searcher, reply),
-            None => worker::spawn(library, None, reply),
-        }
-        .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?;
+        let tx = worker::spawn_search(library, search, reply)
+            .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?;
         Ok(Searches { tx, msgs: Some(msgs) })
     }
 
@@ -127,8 +128,8 @@ fn deliver(
         Msg::LoadFailed(why) => return Err(Error::Failed(why)),
         msg => return Ok(app.update(msg)),
     };
-    if let (Some(searcher), Some(msgs)) = (loaded.searcher.take(), searches.msgs.take()) {
-        *searches = Searches::start(Some(searcher), loaded.library.clone(), msgs)?;
+    if let (Some(search), Some(msgs)) = (loaded.search.take(), searches.msgs.take()) {
+        *searches = Searches::start(search, loaded.library.clone(), msgs)?;
         searches.msgs = None;
     }
     *problems = Some(loaded.problems.clone());
@@ -190,7 +191,9 @@ fn run_ui(
         (None, None)
     };
     let (tx, rx) = mpsc::channel::<Msg>();
-    loader::spawn(open, tx.clone()).map_err(|e| Error::Failed(format!("cannot start loading: {e}")))?;
+    let ui_started = Arc::new(AtomicBool::new(false));
+    loader::spawn(open, ui_started.clone(), tx.clone())
+        .map_err(|e| Error::Failed(format!("cannot start loading: {e}")))?;
     // Without a directory of the user's the library is the bundled one: quick, and nothing to
     // stand in for it. Otherwise the interim library is read meanwhile, on another thread, so a
     // slow load does not also delay the first frame by reading it.
@@ -202,16 +205,20 @@ fn run_ui(
         Some(_) => wait_for_load(&rx, LOAD_WAIT)?,
         None => wait_for_load(&rx, Duration::MAX)?,
     };
-    let (library, searcher, loading, progress) = match (waited, interim) {
+    // From here on a library that comes in is switched to with the UI running: the loader
+    // builds its engine.
+    ui_started.store(true, Ordering::SeqCst);
+    let (library, search, loading, progress) = match (waited, interim) {
         (Ok(mut loaded), _) => {
             *problems = Some(loaded.problems.clone());
-            (loaded.library.clone(), loaded.searcher.take(), None, None)
+            let search = loaded.search.take().unwrap_or(Search::Unbuilt(None));
+            (loaded.library.clone(), search, None, None)
         }
         (Err(progress), Some(interim)) => {
             let interim =
                 interim.join().map_err(|_| Error::Failed("cannot read the bundled library".into()))?;
             let kind = if settings.bundled { Interim::Bundled } else { Interim::Empty };
-            (Arc::new(interim), None, Some(kind), progress)
+            (Arc::new(interim), Search::Unbuilt(None), Some(kind), progress)
         }
         // An unbounded wait ends with the library or an error.
         (Err(_), None) => return Err(Error::Failed("the library could not be loaded".into())),
@@ -226,7 +233,7 @@ fn run_ui(
 
     event::spawn_signals(tx.clone()).map_err(terminal_error)?;
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
-    let mut searches = Searches::start(searcher, library.clone(), tx.clone())?;
+    let mut searches = Searches::start(search, library.clone(), tx.clone())?;
     if loading.is_none() {
         // Nothing will switch: the channel closes when the input and signal threads end.
         searches.msgs = None;

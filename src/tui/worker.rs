@@ -10,6 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use super::loader::Search;
 use crate::{
     corpus::{FacetKind, Library},
     filter::Filters,
@@ -244,13 +245,15 @@ pub fn spawn(
     start(move || Searcher::with_index(library, index), reply)
 }
 
-/// Start a worker on an engine built already (a library opened in the background); otherwise
-/// as [`spawn`]. The UI switches libraries by dropping the old worker's sender for this one's.
-pub fn spawn_with(
-    searcher: Searcher,
+/// Start a worker on the engine of a library opened in the background (built already, or
+/// built first by the worker); otherwise as [`spawn`]. The UI switches libraries by dropping the
+/// old worker's sender for this one's.
+pub fn spawn_search(
+    library: Arc<Library>,
+    search: Search,
     reply: impl Fn(Response) -> bool + Send + 'static,
 ) -> std::io::Result<mpsc::Sender<Request>> {
-    start(move || searcher, reply)
+    start(move || search.into_searcher(library), reply)
 }
 
 fn start(
