@@ -12,6 +12,7 @@ use incidex::{
     config::Settings,
     corpus::LoadOptions,
     diag::Severity,
+    tui::loader::Problems,
 };
 
 fn main() -> ExitCode {
@@ -51,6 +52,7 @@ fn run(cli: Cli) -> incidex::Result<()> {
         Some(Command::Check(args)) => commands::check::run(args, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
         Some(Command::Template) => commands::template::run(&mut out),
+        None => run_tui(&settings),
         Some(Command::Themes(args)) => {
             commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
         }
@@ -77,20 +79,30 @@ fn run(cli: Cli) -> incidex::Result<()> {
                     );
                     commands::triage::run(args, &engine, &mut std::io::stdin().lock(), &mut out)
                 }
-                Some(
+                None
+                | Some(
                     Command::Check(_) | Command::Completions(_) | Command::Themes(_) | Command::Template,
                 ) => {
                     unreachable!("handled above")
-                }
-                None => {
-                    let opened = std::mem::ManuallyDrop::into_inner(opened);
-                    incidex::tui::run(&settings, opened.library, opened.index)
                 }
             }
         }
     };
     result?;
     out.flush().map_err(commands::stdout_error)
+}
+
+/// The terminal UI: the library is opened on a thread while the UI starts (with a gauge when
+/// that takes a while); what went wrong loading it is printed once the terminal is given back.
+fn run_tui(settings: &Settings) -> incidex::Result<()> {
+    let options = LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() };
+    let (cache, cache_warning) = incidex::cache::CacheOptions::from_env();
+    let open = move |progress: incidex::progress::ProgressFn<'_>| {
+        let opened = incidex::cache::open(&options, &cache, progress);
+        let problems = problems(cache_warning, &opened);
+        incidex::tui::loader::Opened { library: opened.library, index: opened.index, problems }
+    };
+    incidex::tui::run(settings, open, print_problems)
 }
 
 /// Load the library the settings name (through the cache for large libraries, with a progress
@@ -101,18 +113,36 @@ fn load(settings: &Settings) -> incidex::cache::Opened {
     let bar = incidex::progress::StderrBar::new();
     let opened = incidex::cache::open(&options, &cache, &|p| bar.report(p));
     bar.finish();
-    let library = &opened.library;
-    let mut stderr = std::io::stderr().lock();
-    for warning in cache_warning.iter().chain(&opened.warnings) {
-        let _ = writeln!(stderr, "incidex: warning: {warning}");
-    }
-    // The bundled library is checked in CI; at run time only the user's own files are reported.
+    print_problems(&problems(cache_warning, &opened));
+    opened
+}
+
+/// What is worth telling the user about a load: why the cache could not be used, and the
+/// problems in their own files (the bundled library is checked in CI; hints are for `check`).
+fn problems(cache_warning: Option<String>, opened: &incidex::cache::Opened) -> Problems {
     let is_bundled = |path: &str| {
         path == incidex::corpus::bundled::TAXONOMY_PATH
             || incidex::corpus::bundled::CASES.iter().any(|(p, _)| *p == path)
     };
-    for d in library.diagnostics.iter().filter(|d| d.severity != Severity::Hint && !is_bundled(&d.path)) {
-        let _ = writeln!(stderr, "incidex: {d}");
+    Problems {
+        warnings: cache_warning.into_iter().chain(opened.warnings.iter().cloned()).collect(),
+        diagnostics: opened
+            .library
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity != Severity::Hint && !is_bundled(&d.path))
+            .map(ToString::to_string)
+            .collect(),
     }
-    opened
+}
+
+/// Print `problems` on stderr, one line each.
+fn print_problems(problems: &Problems) {
+    let mut stderr = std::io::stderr().lock();
+    for warning in &problems.warnings {
+        let _ = writeln!(stderr, "incidex: warning: {warning}");
+    }
+    for diagnostic in &problems.diagnostics {
+        let _ = writeln!(stderr, "incidex: {diagnostic}");
+    }
 }

@@ -7,11 +7,13 @@ use std::{path::Path, sync::Arc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use incidex::{
     corpus::{Library, LoadOptions},
+    progress::{Progress, Stage},
     taxonomy::Taxonomy,
     theme::{ColorDepth, Theme},
     tui::{
-        app::{App, Effect, Options},
+        app::{App, Effect, Interim, Options},
         event::Msg,
+        loader::{Loaded, Opened, Problems},
         style::Styles,
         ui,
         worker::Searcher,
@@ -40,9 +42,23 @@ impl Harness {
     }
 
     fn with_theme(width: u16, height: u16, theme: &str) -> Harness {
-        let library = library();
+        Harness::start(width, height, theme, library(), Options::default())
+    }
+
+    /// The UI started on `library` while the whole one loads: the first two fixture cases
+    /// stand in for the bundled library.
+    fn loading(width: u16, height: u16, theme: &str) -> Harness {
+        let full = library();
+        let interim = Library { cases: full.cases[..2].to_vec(), ..(*full).clone() };
+        let options = Options { loading: Some(Interim::Bundled), ..Options::default() };
+        let mut h = Harness::start(width, height, theme, Arc::new(interim), options);
+        h.send(Msg::Progress(Progress { stage: Stage::Reading, done: 41_203, total: 100_000 }));
+        h
+    }
+
+    fn start(width: u16, height: u16, theme: &str, library: Arc<Library>, options: Options) -> Harness {
         let searcher = Searcher::new(library.clone());
-        let (app, effects) = App::new(library, (width, height), Options::default());
+        let (app, effects) = App::new(library, (width, height), options);
         let styles = Styles::new(&Theme::bundled(theme).unwrap(), ColorDepth::TrueColor);
         let mut h = Harness { app, searcher, styles };
         h.run(effects);
@@ -59,7 +75,13 @@ impl Harness {
         }
     }
 
-    fn send(&mut self, msg: Msg) -> &mut Self {
+    fn send(&mut self, mut msg: Msg) -> &mut Self {
+        // As the main loop does: the new engine goes to the searcher before the app sees it.
+        if let Msg::Loaded(loaded) = &mut msg
+            && let Some(search) = loaded.search.take()
+        {
+            self.searcher = search.into_searcher(loaded.library.clone());
+        }
         let effects = self.app.update(msg);
         self.run(effects);
         self
@@ -278,6 +300,68 @@ fn every_size_and_state_renders_without_panicking() {
             h.resize(w, height);
             let buf = h.buffer();
             assert_eq!(buf.area.width, w);
+        }
+    }
+}
+
+#[test]
+fn loading_80x24() {
+    let mut h = Harness::loading(80, 24, "default");
+    h.typed("hung");
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn loading_200x50() {
+    let mut h = Harness::loading(200, 50, "default");
+    h.key(KeyCode::Enter);
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn loading_in_mono_shows_the_bar_without_colour() {
+    let mut h = Harness::loading(80, 24, "mono");
+    h.send(Msg::Progress(Progress { stage: Stage::Indexing, done: 25_000, total: 100_000 }));
+    let screen = h.screen_with_attributes();
+    for cell in h.buffer().content() {
+        assert_eq!(cell.fg, ratatui::style::Color::Reset, "mono draws no colour");
+    }
+    assert!(screen.contains("indexing 25,000 of 100,000 cases ███░"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_loaded_library_replaces_the_gauge_and_the_results() {
+    let mut h = Harness::loading(80, 24, "default");
+    h.key(KeyCode::Esc).key(KeyCode::Char('j'));
+    let kept = h.app.selected_case().unwrap().id.clone();
+    let loaded = Loaded::new(
+        Opened {
+            library: (*library()).clone(),
+            index: None,
+            problems: Problems { warnings: vec!["the cache is read-only".into()], diagnostics: vec![] },
+        },
+        true,
+    );
+    h.send(Msg::Loaded(Box::new(loaded)));
+    let screen = h.screen();
+    assert!(screen.contains("Cases 1 to 6 of 6"), "{screen}");
+    assert!(!screen.contains('░'), "the gauge is gone: {screen}");
+    assert!(screen.contains("warning: the cache is read-only · library loaded: 6 cases"), "{screen}");
+    assert_eq!(h.app.selected_case().map(|c| c.id.clone()), Some(kept));
+}
+
+#[test]
+fn the_loading_state_renders_at_every_size_and_keeps_the_gauge_on_one_line() {
+    let mut h = Harness::loading(80, 24, "default");
+    for (w, height) in (0..=210).step_by(7).flat_map(|w| (0..=50).step_by(5).map(move |h| (w, h))) {
+        h.resize(w, height);
+        let buf = h.buffer();
+        assert_eq!(buf.area.width, w);
+        if w >= 40 && height >= 10 {
+            let screen = text(&buf, false);
+            let status = screen.lines().last().unwrap_or_default();
+            assert!(status.contains("41%"), "{w}x{height}: {status}");
         }
     }
 }

@@ -413,3 +413,97 @@ fn with_mouse_a_click_selects_a_case_and_capture_ends_on_quit() {
     assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
     s.assert_restored();
 }
+
+/// Write `n` small, valid cases into `dir` (each mentions "zebra", which no fixture case does).
+fn write_cases(dir: &Path, n: usize) {
+    for i in 0..n {
+        let text = format!(
+            "id = \"gen-{i}\"\ntitle = \"Generated zebra case {i}\"\ndate = \"2020-01-01\"\n\
+organization = \"Generator\"\nsymptoms = \"The job crashed while writing checkpoint {i}.\"\n\
+detection = \"An alert.\"\nremediation = [\"Restarted.\"]\nroot_causes = [\"Resource exhaustion\"]\n\
+components = [\"Checkpointing\"]\nsymptom_tags = [\"Training job failure\"]\n\
+contributing_factors = [\"Missing monitoring\"]\n\n[[action_items]]\ntext = \"Alert on free space.\"\n\
+type = \"detect\"\norigin = \"report\"\n\n[[sources]]\ntitle = \"Why\"\nurl = \"https://example.org/{i}\"\n\
+kind = \"blog\"\n"
+        );
+        std::fs::write(dir.join(format!("gen-{i}.toml")), text).unwrap();
+    }
+}
+
+/// Cases enough that reading and indexing them on a cold cache takes seconds in a debug build
+/// (about three on a busy two-core machine), far beyond the UI's wait for the library.
+const LARGE: usize = 8_000;
+
+/// The fixtures and [`LARGE`] generated cases, on a cold cache that is always used.
+struct Large {
+    data: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+impl Large {
+    fn new() -> Large {
+        let data = tempfile::tempdir().unwrap();
+        write_cases(data.path(), LARGE);
+        Large { data, cache: tempfile::tempdir().unwrap() }
+    }
+
+    fn launch(&self) -> Session {
+        let data = self.data.path().to_str().unwrap();
+        let cache = self.cache.path().to_str().unwrap();
+        launch(Launch {
+            args: &["--data", data],
+            env: &[("INCIDEX_CACHE", "always"), ("XDG_CACHE_HOME", cache)],
+            ..Launch::default()
+        })
+    }
+}
+
+#[test]
+fn a_large_library_loads_behind_a_gauge_while_the_ui_is_used() {
+    let _serial = one_at_a_time();
+    let large = Large::new();
+    let started = Instant::now();
+    let mut s = large.launch();
+    // --no-bundled: the interim library is empty, and the gauge says so.
+    s.wait_text("your cases show when loaded");
+    let first_frame = started.elapsed();
+    s.wait_for("the gauge counting files or cases", |screen| {
+        let text = screen.contents();
+        text.contains(" of 8,006 files") || text.contains(" of 8,006 cases") || text.contains("saving")
+    });
+    // Typing works while it loads; nothing in the interim library matches.
+    s.typed("zebra");
+    s.wait_text("› zebra");
+    s.wait_text("No case matches yet.");
+    // The fixtures' hostile file has problems: a note now, printed in full after the UI.
+    s.wait_text("2 problems in your library files: run `incidex check` · library loaded: 8,006 cases");
+    s.wait_for("the generated cases listed", |screen| {
+        let text = screen.contents();
+        text.contains("Cases 1 to") && text.contains(&format!(" of {LARGE} "))
+    });
+    assert!(!s.contents().contains('░'), "the gauge is gone:\n{}", s.contents());
+    eprintln!("first frame after {first_frame:?}, loaded after {:?}", started.elapsed());
+    s.send(b"\x03");
+    assert!(s.wait_exit(TIMEOUT).is_some_and(|(st, _)| st.success()));
+    s.assert_restored();
+    s.wait_text("incidex: ");
+    let after = s.contents();
+    assert!(after.contains("wide-text.toml:2:9: error:"), "printed after the UI:\n{after}");
+}
+
+#[test]
+fn quitting_while_a_large_library_loads_exits_at_once() {
+    let _serial = one_at_a_time();
+    let large = Large::new();
+    let mut s = large.launch();
+    s.wait_text("your cases show when loaded");
+    s.send(b"\x03");
+    let (status, took) = s.wait_exit(TIMEOUT).expect("Ctrl-C quits while loading");
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_millis(500), "quitting took {took:?}");
+    assert!(
+        !s.contents().contains("loaded: "),
+        "quit before the library was in, or the test's library is too small to test this"
+    );
+    s.assert_restored();
+}

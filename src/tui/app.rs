@@ -5,12 +5,15 @@
 //! Each pane keeps its state in its own struct ([`ListView`], [`CaseView`],
 //! [`BreakdownView`], [`Picker`], [`GraphView`]); the right pane is one of [`RightPane`],
 //! cycled by `v`. The graph pane's keys live in `app/walk.rs` and the export dialog's in
-//! `app/export.rs`.
+//! `app/export.rs`, the switch to a library opened in the background in `app/loading.rs`.
 //! Searches carry a generation number: a response for anything but the newest query (and the
 //! page of it last asked for) is dropped.
 
 mod export;
+mod loading;
 mod walk;
+
+pub use self::loading::{Interim, Loading, thousands};
 
 use std::sync::{Arc, OnceLock};
 
@@ -36,6 +39,9 @@ use crate::{
     filter::{FacetFilter, Filters},
     graph::Graph,
 };
+
+/// How the note about saved filters that no longer resolve starts.
+const DROPPED_FILTERS: &str = "left out saved filters: ";
 
 /// How many related cases the case pane lists.
 pub const RELATED_IN_CASE_PANE: usize = 5;
@@ -340,6 +346,8 @@ pub struct Options {
     pub note: Option<String>,
     /// Today's date (`YYYY-MM-DD`) for exported checklists; `update` reads no clock.
     pub date: String,
+    /// The library is still being opened in the background; this is searched meanwhile.
+    pub loading: Option<Interim>,
 }
 
 /// Everything the UI shows and remembers.
@@ -377,6 +385,12 @@ pub struct App {
     pub mouse: bool,
     /// The terminal's size.
     pub size: (u16, u16),
+    /// The gauge's state while the library is opened in the background.
+    pub loading: Option<Loading>,
+    /// A `--resume` session to apply again once the whole library is in (its selection and
+    /// filters may name cases and values the interim library lacks); dropped when the user
+    /// changes the query or moves the selection first.
+    pending_resume: Option<Session>,
     generation: u64,
     wanted_offset: usize,
     awaiting: bool,
@@ -410,6 +424,8 @@ impl App {
             note: options.note.map(|text| Note { text, error: true }),
             mouse: options.mouse,
             size,
+            loading: options.loading.map(|interim| Loading { interim, progress: None }),
+            pending_resume: None,
             generation: 0,
             wanted_offset: 0,
             awaiting: false,
@@ -426,10 +442,8 @@ impl App {
             let (filters, dropped) = session.filters(&app.library.taxonomy);
             app.filters = filters;
             if !dropped.is_empty() {
-                app.note = Some(Note {
-                    text: format!("left out saved filters: {}", dropped.join(", ")),
-                    error: true,
-                });
+                app.note =
+                    Some(Note { text: format!("{DROPPED_FILTERS}{}", dropped.join(", ")), error: true });
             }
             app.right = RightPane::from_key(&session.pane).unwrap_or(RightPane::Case);
             app.breakdown.dimension = Dimension::from_key(&session.breakdown).unwrap_or(Dimension::RootCause);
@@ -441,6 +455,9 @@ impl App {
             app.saved = Some(session);
         }
         let effects = app.query_changed();
+        if app.loading.is_some() {
+            app.pending_resume = app.saved.clone();
+        }
         (app, effects)
     }
 
@@ -570,6 +587,10 @@ impl App {
             ..Session::default()
         };
         session.set_filters(&self.filters);
+        // Until the whole library is in, what was restored is still what is wanted.
+        if let Some(resumed) = &self.pending_resume {
+            session = Session { pane: session.pane, breakdown: session.breakdown, ..resumed.clone() };
+        }
         session
     }
 
@@ -617,7 +638,12 @@ impl App {
                 self.dirty = true;
                 vec![Effect::Redraw]
             }
-            Msg::Signal(Signal::Hangup | Signal::Terminate) | Msg::InputClosed(_) => vec![Effect::Quit],
+            // The main loop ends with the error before a failed load reaches the app.
+            Msg::Signal(Signal::Hangup | Signal::Terminate) | Msg::InputClosed(_) | Msg::LoadFailed(_) => {
+                vec![Effect::Quit]
+            }
+            Msg::Progress(progress) => self.load_progress(progress),
+            Msg::Loaded(loaded) => self.load_finished(*loaded),
         };
         let session = self.session();
         if self.saved.as_ref() != Some(&session) && !effects.contains(&Effect::Quit) {
@@ -1108,6 +1134,7 @@ impl App {
             return Vec::new();
         }
         self.opened = None;
+        self.pending_resume = None;
         self.list.selected = add(self.list.selected, step).min(self.results.total - 1);
         self.scroll_list(0)
     }
@@ -1198,12 +1225,14 @@ impl App {
             filters: self.filters.clone(),
             offset: self.wanted_offset,
             limit: PAGE,
+            locate: self.restore_selection.clone().filter(|_| self.wanted_offset == 0),
         }
     }
 
     /// The query (input or filters) changed: ask for its first page.
     fn query_changed(&mut self) -> Vec<Effect> {
         self.opened = None;
+        self.pending_resume = None;
         self.generation += 1;
         self.wanted_offset = 0;
         self.awaiting = true;
@@ -1243,7 +1272,9 @@ impl App {
                     .hits
                     .iter()
                     .position(|&i| self.library.cases.get(i).is_some_and(|c| c.id == id));
-                self.list.selected = found.map_or(0, |p| p + self.results.offset);
+                // Beyond the first page the worker says where it is; the list then asks for
+                // the page around it.
+                self.list.selected = found.map(|p| p + self.results.offset).or(response.located).unwrap_or(0);
             }
             let items = self.filter_items();
             self.filter_cursor = match self.focus {
@@ -1288,6 +1319,7 @@ impl App {
             self.focus = Focus::Results;
             let row = usize::from(at.y.saturating_sub(l.list.y + 1)) / l.list_item_height();
             if at.y > l.list.y && row < l.list_items() {
+                self.pending_resume = None;
                 self.list.selected = (self.list.top + row).min(self.results.total.saturating_sub(1));
             }
             return self.scroll_list(0);
@@ -1398,6 +1430,145 @@ mod tests {
         let msg = answer(&app, &request);
         app.update(msg);
         app
+    }
+
+    /// The fixture library as the loader would hand it over.
+    fn loaded(library: Arc<Library>, problems: crate::tui::loader::Problems) -> Msg {
+        Msg::Loaded(Box::new(crate::tui::loader::Loaded { library, search: None, problems }))
+    }
+
+    /// An app started on an interim library of the fixture's first two cases, loading the rest.
+    fn loading(size: (u16, u16), resume: Option<Session>) -> App {
+        let full = library();
+        let interim = Library { cases: full.cases[..2].to_vec(), ..(*full).clone() };
+        let options = Options { loading: Some(Interim::Bundled), resume, ..Options::default() };
+        let (mut app, effects) = App::new(Arc::new(interim), size, options);
+        let request = searches(&effects).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        app
+    }
+
+    #[test]
+    fn progress_moves_the_gauge_and_only_while_loading() {
+        use crate::progress::{Progress, Stage};
+        let mut app = loading((80, 24), None);
+        app.take_dirty();
+        let p = Progress { stage: Stage::Reading, done: 3, total: 10 };
+        assert!(app.update(Msg::Progress(p)).is_empty());
+        assert!(app.take_dirty(), "the gauge moved");
+        assert_eq!(app.loading.map(|l| (l.progress, l.interim)), Some((Some(p), Interim::Bundled)));
+        app.update(Msg::Progress(p));
+        assert!(!app.take_dirty(), "the same progress draws nothing");
+        let mut done = started((80, 24));
+        done.update(Msg::Progress(p));
+        assert!(done.loading.is_none(), "no gauge once the library is in");
+    }
+
+    #[test]
+    fn the_loaded_library_is_searched_again_and_the_selection_kept_by_id() {
+        let mut app = loading((80, 24), None);
+        typed(&mut app, "x");
+        let before = app.generation;
+        let old = searches(&app.update(key(KeyCode::Backspace))).pop().unwrap();
+        let msg = answer(&app, &old);
+        app.update(msg);
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Char('j')));
+        let kept = app.selected_case().unwrap().id.clone();
+        let full = library();
+        let effects = app.update(loaded(full.clone(), Default::default()));
+        let request = searches(&effects).pop().expect("the query is searched again");
+        assert!(request.generation > old.generation && old.generation > before);
+        assert_eq!((request.input.as_str(), request.offset), ("", 0));
+        assert!(Arc::ptr_eq(&app.library, &full), "the app has the new library");
+        assert!(app.loading.is_none());
+        assert!(!app.results.loaded, "results that pointed into the old library are gone");
+        assert_eq!(
+            app.note.as_ref().map(|n| (n.text.as_str(), n.error)),
+            Some(("Library loaded: 6 cases", false))
+        );
+        // A page the old engine answers late belongs to the old generation: dropped.
+        let stale = answer(&app, &old);
+        app.update(stale);
+        assert!(!app.results.loaded && app.awaiting_results());
+        // The full library lists its cases in another order: the selection follows the case.
+        let mut answer_msg = answer(&app, &request);
+        if let Msg::Searched(r) = &mut answer_msg {
+            r.hits.reverse();
+        }
+        app.update(answer_msg);
+        assert_eq!(app.selected_case().map(|c| c.id.clone()), Some(kept));
+        assert_eq!(app.list.selected, 4, "case 1 of 6, listed in reverse");
+    }
+
+    #[test]
+    fn a_kept_selection_beyond_the_first_page_is_located_by_the_worker() {
+        let mut app = loading((80, 24), None);
+        let kept = app.selected_case().unwrap().id.clone();
+        let request = searches(&app.update(loaded(library(), Default::default()))).pop().unwrap();
+        assert_eq!(request.locate.as_deref(), Some(kept.as_str()), "the worker is asked where it is");
+        let Msg::Searched(mut response) = answer(&app, &request) else { unreachable!() };
+        // It is not among the first page's hits.
+        let library = app.library.clone();
+        response.hits.retain(|&i| library.cases[i].id != kept);
+        response.total = 1000;
+        response.located = Some(450);
+        let effects = app.update(Msg::Searched(response));
+        assert_eq!(app.list.selected, 450);
+        let page = searches(&effects).pop().expect("the page around it is asked for");
+        assert!(page.offset <= 450 && 450 < page.offset + page.limit && page.locate.is_none());
+        assert_eq!(page.generation, request.generation);
+    }
+
+    #[test]
+    fn a_selection_missing_from_the_full_library_falls_back_to_the_first_result() {
+        let mut app = loading((80, 24), None);
+        let mut full = (*library()).clone();
+        full.cases.retain(|c| c.id != app.library.cases[0].id);
+        let request = searches(&app.update(loaded(Arc::new(full), Default::default()))).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert_eq!(app.list.selected, 0);
+        assert!(app.selected_case().is_some());
+    }
+
+    #[test]
+    fn load_problems_become_one_note() {
+        let mut app = loading((80, 24), None);
+        let problems = crate::tui::loader::Problems {
+            warnings: vec![],
+            diagnostics: vec!["a.toml:1:1: error: x".into(), "b.toml:2:1: error: y".into()],
+        };
+        app.update(loaded(library(), problems));
+        let note = app.note.clone().unwrap();
+        assert!(note.error);
+        assert_eq!(
+            note.text,
+            "2 problems in your library files: run `incidex check` · library loaded: 6 cases"
+        );
+    }
+
+    #[test]
+    fn a_resumed_selection_missing_from_the_interim_library_comes_back_with_the_full_one() {
+        let full = library();
+        let wanted = full.cases[4].id.clone();
+        let session = Session { selected: Some(wanted.clone()), ..Session::default() };
+        let mut app = loading((80, 24), Some(session));
+        assert_eq!(app.session().selected.as_deref(), Some(wanted.as_str()), "kept while loading");
+        let request = searches(&app.update(loaded(full, Default::default()))).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert_eq!(app.selected_case().map(|c| c.id.as_str()), Some(wanted.as_str()));
+        // Moving first means the user chose another case: nothing is restored over it.
+        let session = Session { selected: Some(wanted.clone()), ..Session::default() };
+        let mut app = loading((80, 24), Some(session));
+        app.update(key(KeyCode::Down));
+        let chosen = app.selected_case().unwrap().id.clone();
+        let request = searches(&app.update(loaded(library(), Default::default()))).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert_eq!(app.selected_case().map(|c| c.id.clone()), Some(chosen));
     }
 
     #[test]

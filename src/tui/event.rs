@@ -1,6 +1,7 @@
 //! The messages the UI reacts to and the threads that produce them: the input thread (keys,
 //! mouse, paste, resize from the terminal) and the signal thread (SIGHUP, SIGTERM, SIGCONT).
-//! Search results come from `worker::spawn`.
+//! Search results come from `worker::spawn`, the library opened in the background from
+//! `loader::spawn`.
 //!
 //! A dead terminal must end the program, not spin it: crossterm 0.29's reader loops forever on
 //! EOF and EIO from the tty (its `try_read` retries every read error but `WouldBlock`), so the
@@ -13,14 +14,16 @@ use std::{sync::mpsc::Sender, time::Duration};
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent};
 
-use super::worker;
+use super::{loader, worker};
+use crate::progress::Progress;
 
 /// How long the main thread has to wind down after SIGHUP or SIGTERM before the signal thread
 /// ends the process the hard way.
 pub const SIGNAL_GRACE: Duration = Duration::from_millis(700);
 
-/// Everything that can change the UI's state.
-#[derive(Debug, Clone, PartialEq)]
+/// Everything that can change the UI's state. (Neither `Clone` nor `PartialEq`: a message may
+/// carry a whole library and its search engine.)
+#[derive(Debug)]
 pub enum Msg {
     /// A key was pressed.
     Key(KeyEvent),
@@ -36,6 +39,12 @@ pub enum Msg {
     Signal(Signal),
     /// The input thread stopped: the terminal cannot be read any more.
     InputClosed(String),
+    /// The library being opened in the background got this far.
+    Progress(Progress),
+    /// The library opened in the background is ready.
+    Loaded(Box<loader::Loaded>),
+    /// The library could not be opened in the background (a bug: the loader panicked).
+    LoadFailed(String),
 }
 
 /// The signals the UI handles.
@@ -163,10 +172,10 @@ mod tests {
     fn only_key_presses_become_messages() {
         let press = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
         let release = KeyEvent { kind: KeyEventKind::Release, state: KeyEventState::NONE, ..press };
-        assert_eq!(from_event(Event::Key(press)), Some(Msg::Key(press)));
-        assert_eq!(from_event(Event::Key(release)), None);
-        assert_eq!(from_event(Event::FocusGained), None);
-        assert_eq!(from_event(Event::Resize(3, 4)), Some(Msg::Resize(3, 4)));
+        assert!(matches!(from_event(Event::Key(press)), Some(Msg::Key(k)) if k == press));
+        assert!(from_event(Event::Key(release)).is_none());
+        assert!(from_event(Event::FocusGained).is_none());
+        assert!(matches!(from_event(Event::Resize(3, 4)), Some(Msg::Resize(3, 4))));
     }
 
     #[test]

@@ -8,6 +8,10 @@
 //! before drawing, so the next frame shows the new results, while further keys keep being
 //! handled in the meantime: input never waits for search.
 //!
+//! The library is opened on a thread ([`loader`]). When it is in within [`LOAD_WAIT`] the UI
+//! starts on it as if it had been there all along; otherwise the UI starts at once on an interim
+//! library (the bundled one, or none) with a gauge, stays usable, and switches when it is in.
+//!
 //! Only this module (and its children) talks to a terminal.
 
 pub mod app;
@@ -18,6 +22,7 @@ pub mod graph_view;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod loader;
 pub mod session;
 pub mod style;
 pub mod terminal;
@@ -26,30 +31,40 @@ pub mod worker;
 
 use std::{
     io::{BufWriter, IsTerminal},
-    sync::{Arc, mpsc},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+        mpsc,
+    },
     time::{Duration, Instant},
 };
 
 use ratatui::{Terminal, backend::CrosstermBackend, layout::Rect};
 
 use self::{
-    app::{App, Effect, Options},
+    app::{App, Effect, Interim, Options},
     event::Msg,
     export::{Job, Outcome},
+    loader::{Loaded, Problems, Search},
     style::Styles,
     terminal::TerminalGuard,
+    worker::Request,
 };
 use crate::{
     config::Settings,
-    corpus::Library,
+    corpus::{Library, LoadOptions},
     error::{Error, Result},
     osc52,
-    search::index::CaseIndex,
+    progress::ProgressFn,
     theme::{self, ColorDepth},
 };
 
 /// How long a frame waits for the answer to the search a keystroke started.
 pub const FRAME_WAIT: Duration = Duration::from_millis(12);
+
+/// How long start-up waits for the library before showing the UI on the interim library with
+/// a gauge: long enough that a warm cache never shows a gauge, short enough to feel immediate.
+pub const LOAD_WAIT: Duration = Duration::from_millis(150);
 
 /// Bytes buffered per frame before a write: one write per frame, even over SSH.
 const OUTPUT_BUFFER: usize = 1 << 16;
@@ -58,9 +73,98 @@ fn terminal_error(e: std::io::Error) -> Error {
     Error::io("<terminal>", e)
 }
 
-/// Run the terminal UI over `library` (searching `index` when it came from the cache) until the
-/// user quits or the terminal goes away.
-pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> Result<()> {
+/// Run the terminal UI over the library `open` returns (called on a thread, see the module
+/// docs) until the user quits or the terminal goes away. `report` hears what went wrong while
+/// the library was opened, once the terminal has been given back (never, when the user quit
+/// before it was in).
+pub fn run(
+    settings: &Settings,
+    open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
+    report: impl FnOnce(&Problems),
+) -> Result<()> {
+    let mut problems = None;
+    let result = run_ui(settings, open, &mut problems);
+    if let Some(problems) = problems.filter(|p| !p.is_empty()) {
+        report(&problems);
+    }
+    result
+}
+
+/// The search worker of the moment, and how to start the next one when the library switches.
+struct Searches {
+    tx: mpsc::Sender<Request>,
+    /// The UI's channel, for a new worker's answers; `None` once the library is in.
+    msgs: Option<mpsc::Sender<Msg>>,
+}
+
+impl Searches {
+    fn start(search: Search, library: Arc<Library>, msgs: mpsc::Sender<Msg>) -> Result<Searches> {
+        let reply = {
+            let msgs = msgs.clone();
+            move |response| msgs.send(Msg::Searched(Box::new(response))).is_ok()
+        };
+        let tx = worker::spawn_search(library, search, reply)
+            .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?;
+        Ok(Searches { tx, msgs: Some(msgs) })
+    }
+
+    fn send(&self, request: Request) -> Result<()> {
+        self.tx.send(request).map_err(|_| Error::Failed("the search stopped".into()))
+    }
+}
+
+/// Hand `msg` to the app. The library opened in the background is taken apart first: its
+/// engine goes to a new search worker (the old one ends when its sender is dropped; answers it
+/// still sends belong to an older generation and are dropped), its problems are kept for
+/// `report`, the rest goes to the app.
+fn deliver(
+    msg: Msg,
+    app: &mut App,
+    searches: &mut Searches,
+    problems: &mut Option<Problems>,
+) -> Result<Vec<Effect>> {
+    let mut loaded = match msg {
+        Msg::Loaded(loaded) => loaded,
+        Msg::LoadFailed(why) => return Err(Error::Failed(why)),
+        msg => return Ok(app.update(msg)),
+    };
+    if let (Some(search), Some(msgs)) = (loaded.search.take(), searches.msgs.take()) {
+        *searches = Searches::start(search, loaded.library.clone(), msgs)?;
+        searches.msgs = None;
+    }
+    *problems = Some(loaded.problems.clone());
+    Ok(app.update(Msg::Loaded(loaded)))
+}
+
+/// Wait up to `wait` for the loader: the library when it is in by then, else the last progress
+/// heard; an error when the loader failed.
+fn wait_for_load(
+    rx: &mpsc::Receiver<Msg>,
+    wait: Duration,
+) -> Result<std::result::Result<Box<Loaded>, Option<crate::progress::Progress>>> {
+    let deadline = Instant::now().checked_add(wait);
+    let mut progress = None;
+    loop {
+        let msg = match deadline {
+            Some(deadline) => rx.recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match msg {
+            Ok(Msg::Loaded(loaded)) => return Ok(Ok(loaded)),
+            Ok(Msg::Progress(p)) => progress = Some(p),
+            Ok(Msg::LoadFailed(why)) => return Err(Error::Failed(why)),
+            // Nothing else sends before the UI starts.
+            Ok(_) => {}
+            Err(_) => return Ok(Err(progress)),
+        }
+    }
+}
+
+fn run_ui(
+    settings: &Settings,
+    open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
+    problems: &mut Option<Problems>,
+) -> Result<()> {
     // The theme first: a broken theme file is reported the same with or without a terminal.
     let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
     if !std::io::stdout().is_terminal() {
@@ -86,8 +190,40 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
     } else {
         (None, None)
     };
-    let library = Arc::new(library);
     let (tx, rx) = mpsc::channel::<Msg>();
+    let ui_started = Arc::new(AtomicBool::new(false));
+    loader::spawn(open, ui_started.clone(), tx.clone())
+        .map_err(|e| Error::Failed(format!("cannot start loading: {e}")))?;
+    // Without a directory of the user's the library is the bundled one: quick, and nothing to
+    // stand in for it. Otherwise the interim library is read meanwhile, on another thread, so a
+    // slow load does not also delay the first frame by reading it.
+    let interim = (!settings.data.is_empty()).then(|| {
+        let bundled = settings.bundled;
+        std::thread::spawn(move || Library::load(&LoadOptions { bundled, dirs: Vec::new() }))
+    });
+    let waited = match interim {
+        Some(_) => wait_for_load(&rx, LOAD_WAIT)?,
+        None => wait_for_load(&rx, Duration::MAX)?,
+    };
+    // From here on a library that comes in is switched to with the UI running: the loader
+    // builds its engine.
+    ui_started.store(true, Ordering::SeqCst);
+    let (library, search, loading, progress) = match (waited, interim) {
+        (Ok(mut loaded), _) => {
+            *problems = Some(loaded.problems.clone());
+            let search = loaded.search.take().unwrap_or(Search::Unbuilt(None));
+            (loaded.library.clone(), search, None, None)
+        }
+        (Err(progress), Some(interim)) => {
+            let interim =
+                interim.join().map_err(|_| Error::Failed("cannot read the bundled library".into()))?;
+            let kind = if settings.bundled { Interim::Bundled } else { Interim::Empty };
+            (Arc::new(interim), Search::Unbuilt(None), Some(kind), progress)
+        }
+        // An unbounded wait ends with the library or an error.
+        (Err(_), None) => return Err(Error::Failed("the library could not be loaded".into())),
+    };
+    let note = note.or_else(|| problems.as_ref().and_then(Problems::summary));
 
     terminal::install_panic_hook(settings.mouse);
     let guard = TerminalGuard::enter(settings.mouse).map_err(terminal_error)?;
@@ -97,17 +233,19 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
 
     event::spawn_signals(tx.clone()).map_err(terminal_error)?;
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
-    let search_tx = {
-        let tx = tx.clone();
-        worker::spawn(library.clone(), index, move |response| {
-            tx.send(Msg::Searched(Box::new(response))).is_ok()
-        })
-        .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?
-    };
+    let mut searches = Searches::start(search, library.clone(), tx.clone())?;
+    if loading.is_none() {
+        // Nothing will switch: the channel closes when the input and signal threads end.
+        searches.msgs = None;
+    }
     drop(tx);
 
-    let options = Options { mouse: settings.mouse, resume, note, date: crate::commands::checklist::today() };
+    let options =
+        Options { mouse: settings.mouse, resume, note, date: crate::commands::checklist::today(), loading };
     let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
+    if let Some(progress) = progress {
+        effects.extend(app.update(Msg::Progress(progress)));
+    }
     let mut searched_at = Instant::now();
     let mut force_draw = false;
     if session_path.is_none() {
@@ -121,7 +259,7 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
                     if app.awaiting_results() {
                         searched_at = Instant::now();
                     }
-                    search_tx.send(request).map_err(|_| Error::Failed("the search stopped".into()))?;
+                    searches.send(request)?;
                 }
                 Effect::Save(session) => saves.push(session),
                 Effect::Suspend => {
@@ -184,8 +322,8 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
             if !left.is_zero() {
                 match rx.recv_timeout(left) {
                     Ok(msg) => {
-                        effects = app.update(msg);
-                        drain(&rx, &mut app, &mut effects);
+                        effects = deliver(msg, &mut app, &mut searches, problems)?;
+                        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
                         effects.extend(saves.into_iter().map(Effect::Save));
                         continue;
                     }
@@ -211,8 +349,8 @@ pub fn run(settings: &Settings, library: Library, index: Option<CaseIndex>) -> R
             terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
         }
         let Ok(msg) = rx.recv() else { return Ok(()) };
-        effects = app.update(msg);
-        drain(&rx, &mut app, &mut effects);
+        effects = deliver(msg, &mut app, &mut searches, problems)?;
+        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
     }
 }
 
@@ -228,10 +366,17 @@ fn print_checklist(text: &str) -> Result<()> {
 
 /// Hand every message already waiting to the app: a burst (a resize storm, a fast typist, a
 /// paste without bracketed paste) becomes one frame.
-fn drain(rx: &mpsc::Receiver<Msg>, app: &mut App, effects: &mut Vec<Effect>) {
+fn drain(
+    rx: &mpsc::Receiver<Msg>,
+    app: &mut App,
+    effects: &mut Vec<Effect>,
+    searches: &mut Searches,
+    problems: &mut Option<Problems>,
+) -> Result<()> {
     while let Ok(msg) = rx.try_recv() {
-        effects.extend(app.update(msg));
+        effects.extend(deliver(msg, app, searches, problems)?);
     }
+    Ok(())
 }
 
 /// Clear the screen and make the next draw paint every cell. (Not `Terminal::clear`: it asks

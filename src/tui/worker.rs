@@ -10,6 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use super::loader::Search;
 use crate::{
     corpus::{FacetKind, Library},
     filter::Filters,
@@ -30,6 +31,9 @@ pub struct Request {
     pub offset: usize,
     /// How many results wanted.
     pub limit: usize,
+    /// A case (by id) whose result number is wanted even when it is not in the window: the
+    /// selection to keep when the library changes or a session is resumed.
+    pub locate: Option<String>,
 }
 
 /// A suggested filter: a taxonomy value found in the words typed.
@@ -139,11 +143,14 @@ pub struct Response {
     pub breakdown: Breakdown,
     /// What is wrong with the query (an unknown inline filter value), if anything.
     pub error: Option<String>,
+    /// The result number of the case the request asked to locate, when it matches.
+    pub located: Option<usize>,
     /// How long the search took.
     pub elapsed: Duration,
 }
 
 /// The search engine over one library, built once; or why it could not be built.
+#[derive(Debug)]
 pub struct Searcher {
     engine: std::result::Result<Engine, String>,
 }
@@ -192,6 +199,21 @@ impl Searcher {
             };
             breakdown.set(dimension, counts.iter().map(|c| (c.value.clone(), c.count)).collect());
         }
+        let located =
+            request.locate.as_deref().and_then(|id| match found.hits.iter().position(|h| h.id == id) {
+                Some(i) => Some(found.offset + i),
+                // Not in the window: rank every result once to find it (a switch of library or a
+                // resumed session, not a keystroke).
+                None => engine
+                    .search(&search::Request {
+                        offset: 0,
+                        limit: usize::MAX,
+                        ..search::Request::new(&request.input, &request.filters)
+                    })
+                    .hits
+                    .iter()
+                    .position(|h| h.id == id),
+            });
         let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
         Response {
             generation: request.generation,
@@ -206,6 +228,7 @@ impl Searcher {
             summary: found.summary,
             breakdown,
             error: (!errors.is_empty()).then(|| errors.join("; ")),
+            located,
             elapsed: started.elapsed(),
         }
     }
@@ -219,9 +242,27 @@ pub fn spawn(
     index: Option<CaseIndex>,
     reply: impl Fn(Response) -> bool + Send + 'static,
 ) -> std::io::Result<mpsc::Sender<Request>> {
+    start(move || Searcher::with_index(library, index), reply)
+}
+
+/// Start a worker on the engine of a library opened in the background (built already, or
+/// built first by the worker); otherwise as [`spawn`]. The UI switches libraries by dropping the
+/// old worker's sender for this one's.
+pub fn spawn_search(
+    library: Arc<Library>,
+    search: Search,
+    reply: impl Fn(Response) -> bool + Send + 'static,
+) -> std::io::Result<mpsc::Sender<Request>> {
+    start(move || search.into_searcher(library), reply)
+}
+
+fn start(
+    build: impl FnOnce() -> Searcher + Send + 'static,
+    reply: impl Fn(Response) -> bool + Send + 'static,
+) -> std::io::Result<mpsc::Sender<Request>> {
     let (tx, rx) = mpsc::channel::<Request>();
     std::thread::Builder::new().name("incidex-search".into()).spawn(move || {
-        let searcher = Searcher::with_index(library, index);
+        let searcher = build();
         while let Ok(mut request) = rx.recv() {
             // Requests that arrived while the last search ran are overtaken by the newest.
             while let Ok(newer) = rx.try_recv() {
@@ -233,4 +274,33 @@ pub fn spawn(
         }
     })?;
     Ok(tx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::LoadOptions;
+
+    #[test]
+    fn a_case_to_locate_is_found_beyond_the_window() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui");
+        let library = Arc::new(Library::load(&LoadOptions { bundled: false, dirs: vec![dir] }));
+        let searcher = Searcher::new(library.clone());
+        let request = |locate: &str| Request {
+            generation: 1,
+            input: String::new(),
+            filters: Filters::default(),
+            offset: 0,
+            limit: 2,
+            locate: Some(locate.to_string()),
+        };
+        // No words: the results are the library in order.
+        let ids: Vec<&str> = library.cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(searcher.run(&request(ids[1])).located, Some(1), "in the window");
+        let beyond = searcher.run(&request(ids[4]));
+        assert_eq!((beyond.located, beyond.hits.len()), (Some(4), 2), "found, the window unchanged");
+        assert_eq!(searcher.run(&request("no-such-case")).located, None);
+        let plain = Request { locate: None, ..request(ids[4]) };
+        assert_eq!(searcher.run(&plain).located, None);
+    }
 }

@@ -10,6 +10,7 @@ pub mod breakdown;
 pub mod case;
 pub mod export;
 pub mod filters;
+pub mod gauge;
 pub mod graph;
 pub mod help;
 pub mod picker;

@@ -73,7 +73,12 @@ impl Widget for ResultList<'_> {
         }
         let width = usize::from(inner.width);
         if r.loaded && r.total == 0 {
-            let lines = ["No case matches.", "Esc clears the search.", "Tab to a chip, d removes it."];
+            let lines = match app.loading {
+                None => ["No case matches.", "Esc clears the search.", "Tab to a chip, d removes it."],
+                Some(_) => {
+                    ["No case matches yet.", "Your library is loading; its", "cases show when it is in."]
+                }
+            };
             for (i, line) in lines.iter().enumerate().take(usize::from(inner.height)) {
                 let (x, w) = (inner.x + 1, inner.width.saturating_sub(1));
                 put(buf, x, inner.y + i as u16, w, &[(line.to_string(), s.get(Role::Muted))]);

@@ -1,10 +1,10 @@
 //! The status line: the keys that work where the focus is, or a note (what was just applied,
-//! an error) until the next key.
+//! an error) until the next key; while the library loads, the gauge before them.
 
 use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
 use unicode_width::UnicodeWidthStr;
 
-use super::put;
+use super::{gauge, put};
 use crate::{
     theme::Role,
     tui::{
@@ -101,14 +101,21 @@ impl Widget for StatusLine<'_> {
             return;
         }
         let s = self.styles;
-        if let Some(note) = &self.app.note {
+        let mut spans = vec![(" ".to_string(), s.get(Role::Status))];
+        let note = self.app.note.as_ref();
+        if let Some(loading) = &self.app.loading {
+            // A note keeps its room: the gauge then leaves out its hint.
+            let width = usize::from(area.width).saturating_sub(1);
+            spans.extend(gauge::spans(loading, s, width, note.is_none()));
+        }
+        if let Some(note) = note {
             let role = if note.error { Role::Error } else { Role::Status };
-            put(buf, area.x, area.y, area.width, &[(format!(" {}", note.text), s.get(role))]);
+            spans.push((note.text.clone(), s.get(role)));
+            put(buf, area.x, area.y, area.width, &spans);
             return;
         }
         // Whole hints only: drop the ones that do not fit rather than cutting one in half.
-        let mut spans = vec![(" ".to_string(), s.get(Role::Status))];
-        let mut used = 1;
+        let mut used = spans.iter().map(|(t, _)| t.width()).sum::<usize>();
         for (key, what) in hints(self.app) {
             let w = key.width() + what.width() + 3;
             if used + w > usize::from(area.width) {
