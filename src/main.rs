@@ -100,7 +100,8 @@ fn run_tui(settings: &Settings) -> incidex::Result<()> {
     let open = move |progress: incidex::progress::ProgressFn<'_>| {
         let opened = incidex::cache::open(&options, &cache, progress);
         let problems = problems(cache_warning, &opened);
-        incidex::tui::loader::Opened { library: opened.library, index: opened.index, problems }
+        let prebuilt = incidex::search::Prebuilt { index: opened.index, catalog: opened.catalog };
+        incidex::tui::loader::Opened { library: opened.library, prebuilt, problems }
     };
     incidex::tui::run(settings, open, print_problems)
 }

@@ -49,7 +49,7 @@ impl Harness {
     /// stand in for the bundled library.
     fn loading(width: u16, height: u16, theme: &str) -> Harness {
         let full = library();
-        let interim = Library { cases: full.cases[..2].to_vec(), ..(*full).clone() };
+        let interim = Library { cases: full.cases[..2].to_vec().into(), ..(*full).clone() };
         let options = Options { loading: Some(Interim::Bundled), ..Options::default() };
         let mut h = Harness::start(width, height, theme, Arc::new(interim), options);
         h.send(Msg::Progress(Progress { stage: Stage::Reading, done: 41_203, total: 100_000 }));
@@ -338,7 +338,7 @@ fn the_loaded_library_replaces_the_gauge_and_the_results() {
     let loaded = Loaded::new(
         Opened {
             library: (*library()).clone(),
-            index: None,
+            prebuilt: Default::default(),
             problems: Problems { warnings: vec!["the cache is read-only".into()], diagnostics: vec![] },
         },
         true,

@@ -37,7 +37,7 @@ use crate::{
     },
     error::Result,
     progress::{Progress, ProgressFn, Stage},
-    search::{Engine, catalog::Catalog, index::CaseIndex},
+    search::{Engine, Prebuilt, catalog::Catalog, index::CaseIndex},
 };
 
 /// When the cache is used.
@@ -129,11 +129,7 @@ pub struct Opened {
 impl Opened {
     /// The search engine over the library, on the cached index when there is one.
     pub fn into_engine(self) -> Result<Engine> {
-        let library = Arc::new(self.library);
-        match self.index {
-            Some(index) => Ok(Engine::with_parts(library, index, self.catalog)),
-            None => Engine::new(library),
-        }
+        Engine::with_prebuilt(Arc::new(self.library), Prebuilt { index: self.index, catalog: self.catalog })
     }
 }
 

@@ -23,7 +23,7 @@ use crate::{
 /// Run a search and print it.
 pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()> {
     let input = args.sentence.join(" ");
-    let filters = resolve_filters(&args.filters, &engine)?;
+    let filters = resolve_filters(&args.filters, engine)?;
     let request = Request {
         input: &input,
         filters: &filters,
@@ -34,7 +34,7 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
     let response = engine.search(&request);
     check_errors(&response)?;
     if args.json {
-        write_json(out, &JsonOutput::new(&engine, &input, &request, &response))?;
+        write_json(out, &JsonOutput::new(engine, &input, &request, &response))?;
     } else if response.total > 0 {
         let width = text_width();
         let order = if response.ranked { "best match first" } else { "newest first" };
@@ -45,7 +45,7 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
             writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
         }
         writeln!(out).map_err(stdout_error)?;
-        write_hits(out, &engine, &response, width)?;
+        write_hits(out, engine, &response, width)?;
         writeln!(out).map_err(stdout_error)?;
         write_summary(out, &response, width)?;
         if !response.suggestions.is_empty() {

@@ -35,13 +35,13 @@ pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut d
         }
         words => words.join(" "),
     };
-    let filters = resolve_filters(&args.filters, &engine)?;
+    let filters = resolve_filters(&args.filters, engine)?;
     let request =
         Request { input: &input, filters: &filters, offset: 0, limit: args.limit, inline_syntax: false };
     let response = engine.search(&request);
     check_errors(&response)?;
     if args.json {
-        write_json(out, &JsonOutput::new(&engine, &input, &request, &response))?;
+        write_json(out, &JsonOutput::new(engine, &input, &request, &response))?;
         if !response.ranked {
             return Err(Error::NotFound("no words to triage in the text".into()));
         }
@@ -61,7 +61,7 @@ pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut d
     if response.total > 0 {
         let head = format!("\nBest cases ({}):", response.range());
         writeln!(out, "{}", truncate(&head, width)).map_err(stdout_error)?;
-        write_hits(out, &engine, &response, width)?;
+        write_hits(out, engine, &response, width)?;
         writeln!(out).map_err(stdout_error)?;
         write_summary(out, &response, width)?;
     }

@@ -23,6 +23,11 @@ pub trait CaseSource: Send + Sync {
     /// The number of cases.
     fn len(&self) -> usize;
 
+    /// Whether there is no case.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Decode case `i` (below `len`).
     fn case(&self, i: usize) -> Case;
 
@@ -143,6 +148,27 @@ impl Index<usize> for Cases {
     }
 }
 
+/// Ranges index every case (as slices do); a single position decodes one case.
+macro_rules! index_ranges {
+    ($($range:ty),*) => {$(
+        impl Index<$range> for Cases {
+            type Output = [Case];
+
+            fn index(&self, range: $range) -> &[Case] {
+                &self.all()[range]
+            }
+        }
+    )*};
+}
+
+index_ranges!(
+    std::ops::Range<usize>,
+    std::ops::RangeTo<usize>,
+    std::ops::RangeFrom<usize>,
+    std::ops::RangeInclusive<usize>,
+    std::ops::RangeFull
+);
+
 impl IndexMut<usize> for Cases {
     fn index_mut(&mut self, i: usize) -> &mut Case {
         &mut self.all_mut()[i]
@@ -229,6 +255,8 @@ mod tests {
         let _ = &cases[1];
         assert_eq!(cases.iter().count(), 5);
         assert_eq!(cases.first().map(|c| c.title.as_str()), Some("all 0"));
+        assert_eq!(cases[1..3].len(), 2);
+        assert_eq!(cases[..].len(), 5);
         assert_eq!(cases[1].title, "all 1", "once all are decoded, indexing reads them");
         assert_eq!(source.alls.load(Ordering::SeqCst), 1);
     }

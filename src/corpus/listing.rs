@@ -79,7 +79,7 @@ fn walk(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<FoundFile> {
         if level.is_empty() {
             break;
         }
-        let listed = parallel_map(&level, PARALLEL_DIRS_FROM, |dir| read_dir(dir));
+        let listed = parallel_map(&level, PARALLEL_DIRS_FROM, read_dir);
         let mut files = Vec::new();
         let mut next = Vec::new();
         for l in listed {

@@ -225,8 +225,7 @@ mod tests {
         let catalog = Catalog::new(&library);
         let again = Catalog::from_parts(catalog.parts());
         assert_eq!(again.parts(), catalog.parts());
-        let mut filters = Filters::default();
-        filters.after = "2024".parse().ok();
+        let filters = Filters { after: "2024".parse().ok(), ..Filters::default() };
         assert_eq!(again.filter(&filters), catalog.filter(&filters));
         for v in catalog.values() {
             assert_eq!(again.id(v.kind, &v.name), catalog.id(v.kind, &v.name));

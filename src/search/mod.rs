@@ -119,6 +119,16 @@ impl Response {
     }
 }
 
+/// What an engine can be built on besides its library: the search index opened already and the
+/// catalog stored with it (both come from the on-disk cache, `crate::cache`).
+#[derive(Debug, Default)]
+pub struct Prebuilt {
+    /// The index of the library's cases.
+    pub index: Option<CaseIndex>,
+    /// The library's catalog.
+    pub catalog: Option<Catalog>,
+}
+
 /// The search engine over one library. Cheap to share across threads (`Send + Sync`).
 #[derive(Debug)]
 pub struct Engine {
@@ -147,6 +157,15 @@ impl Engine {
     /// on-disk cache: see `crate::cache`).
     pub fn with_index(library: Arc<Library>, index: CaseIndex) -> Engine {
         Engine::with_parts(library, index, None)
+    }
+
+    /// The engine over `library` on what was `prebuilt` for it (by the on-disk cache); what is
+    /// missing is built now.
+    pub fn with_prebuilt(library: Arc<Library>, prebuilt: Prebuilt) -> Result<Engine> {
+        match prebuilt.index {
+            Some(index) => Ok(Engine::with_parts(library, index, prebuilt.catalog)),
+            None => Engine::new(library),
+        }
     }
 
     /// [`Engine::with_index`] with the library's catalog too, when it was stored with the index

@@ -1440,7 +1440,7 @@ mod tests {
     /// An app started on an interim library of the fixture's first two cases, loading the rest.
     fn loading(size: (u16, u16), resume: Option<Session>) -> App {
         let full = library();
-        let interim = Library { cases: full.cases[..2].to_vec(), ..(*full).clone() };
+        let interim = Library { cases: full.cases[..2].to_vec().into(), ..(*full).clone() };
         let options = Options { loading: Some(Interim::Bundled), resume, ..Options::default() };
         let (mut app, effects) = App::new(Arc::new(interim), size, options);
         let request = searches(&effects).pop().unwrap();
@@ -1525,7 +1525,7 @@ mod tests {
     fn a_selection_missing_from_the_full_library_falls_back_to_the_first_result() {
         let mut app = loading((80, 24), None);
         let mut full = (*library()).clone();
-        full.cases.retain(|c| c.id != app.library.cases[0].id);
+        full.cases.all_mut().retain(|c| c.id != app.library.cases[0].id);
         let request = searches(&app.update(loaded(Arc::new(full), Default::default()))).pop().unwrap();
         let msg = answer(&app, &request);
         app.update(msg);

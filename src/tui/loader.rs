@@ -25,7 +25,7 @@ use super::{event::Msg, worker::Searcher};
 use crate::{
     corpus::Library,
     progress::{Progress, ProgressFn},
-    search::index::CaseIndex,
+    search::Prebuilt,
 };
 
 /// The least time between two progress messages: about ten a second reach the main loop.
@@ -80,8 +80,8 @@ impl Problems {
 pub struct Opened {
     /// The whole library.
     pub library: Library,
-    /// Its search index, when the cache had one or built one.
-    pub index: Option<CaseIndex>,
+    /// Its search index and catalog, when the cache had them or built them.
+    pub prebuilt: Prebuilt,
     /// What to tell the user.
     pub problems: Problems,
 }
@@ -91,8 +91,8 @@ pub struct Opened {
 pub enum Search {
     /// Built on the loading thread.
     Built(Box<Searcher>),
-    /// To be built by the search worker, on this index when there is one.
-    Unbuilt(Option<CaseIndex>),
+    /// To be built by the search worker, on what the cache had ready.
+    Unbuilt(Box<Prebuilt>),
 }
 
 impl Search {
@@ -100,7 +100,7 @@ impl Search {
     pub fn into_searcher(self, library: Arc<Library>) -> Searcher {
         match self {
             Search::Built(searcher) => *searcher,
-            Search::Unbuilt(index) => Searcher::with_index(library, index),
+            Search::Unbuilt(prebuilt) => Searcher::with_prebuilt(library, *prebuilt),
         }
     }
 }
@@ -122,9 +122,9 @@ impl Loaded {
     pub fn new(opened: Opened, build: bool) -> Loaded {
         let library = Arc::new(opened.library);
         let search = if build {
-            Search::Built(Box::new(Searcher::with_index(library.clone(), opened.index)))
+            Search::Built(Box::new(Searcher::with_prebuilt(library.clone(), opened.prebuilt)))
         } else {
-            Search::Unbuilt(opened.index)
+            Search::Unbuilt(Box::new(opened.prebuilt))
         };
         Loaded { library, search: Some(search), problems: opened.problems }
     }
@@ -210,11 +210,15 @@ mod tests {
         let open = |progress: ProgressFn<'_>| {
             progress(Progress { stage: Stage::Reading, done: 1, total: 1 });
             let options = crate::corpus::LoadOptions { bundled: false, dirs: vec![] };
-            Opened { library: Library::load(&options), index: None, problems: Problems::default() }
+            Opened {
+                library: Library::load(&options),
+                prebuilt: Prebuilt::default(),
+                problems: Problems::default(),
+            }
         };
         spawn(open, Arc::new(AtomicBool::new(false)), tx.clone()).unwrap();
         assert!(matches!(rx.recv(), Ok(Msg::Progress(p)) if p.done == 1));
-        let unbuilt = |l: &Loaded| matches!(l.search, Some(Search::Unbuilt(None)));
+        let unbuilt = |l: &Loaded| matches!(&l.search, Some(Search::Unbuilt(p)) if p.index.is_none());
         assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if unbuilt(&l) && l.problems.is_empty()));
         spawn(open, Arc::new(AtomicBool::new(true)), tx.clone()).unwrap();
         let _progress = rx.recv();

@@ -211,14 +211,14 @@ fn run_ui(
     let (library, search, loading, progress) = match (waited, interim) {
         (Ok(mut loaded), _) => {
             *problems = Some(loaded.problems.clone());
-            let search = loaded.search.take().unwrap_or(Search::Unbuilt(None));
+            let search = loaded.search.take().unwrap_or(Search::Unbuilt(Box::default()));
             (loaded.library.clone(), search, None, None)
         }
         (Err(progress), Some(interim)) => {
             let interim =
                 interim.join().map_err(|_| Error::Failed("cannot read the bundled library".into()))?;
             let kind = if settings.bundled { Interim::Bundled } else { Interim::Empty };
-            (Arc::new(interim), Search::Unbuilt(None), Some(kind), progress)
+            (Arc::new(interim), Search::Unbuilt(Box::default()), Some(kind), progress)
         }
         // An unbounded wait ends with the library or an error.
         (Err(_), None) => return Err(Error::Failed("the library could not be loaded".into())),

@@ -14,7 +14,7 @@ use super::loader::Search;
 use crate::{
     corpus::{FacetKind, Library},
     filter::Filters,
-    search::{self, Engine, index::CaseIndex},
+    search::{self, Engine, Prebuilt},
 };
 
 /// What to search for. `generation` identifies the query (input and filters); a page request
@@ -158,16 +158,12 @@ pub struct Searcher {
 impl Searcher {
     /// Build the engine for `library`.
     pub fn new(library: Arc<Library>) -> Searcher {
-        Searcher::with_index(library, None)
+        Searcher::with_prebuilt(library, Prebuilt::default())
     }
 
-    /// Build the engine for `library`, on `index` when it was opened from the cache already.
-    pub fn with_index(library: Arc<Library>, index: Option<CaseIndex>) -> Searcher {
-        let engine = match index {
-            Some(index) => Ok(Engine::with_index(library, index)),
-            None => Engine::new(library).map_err(|e| e.to_string()),
-        };
-        Searcher { engine }
+    /// Build the engine for `library`, on what the cache had ready for it.
+    pub fn with_prebuilt(library: Arc<Library>, prebuilt: Prebuilt) -> Searcher {
+        Searcher { engine: Engine::with_prebuilt(library, prebuilt).map_err(|e| e.to_string()) }
     }
 
     /// Answer one request.
@@ -239,10 +235,10 @@ impl Searcher {
 /// when the sender is dropped or `reply` returns false.
 pub fn spawn(
     library: Arc<Library>,
-    index: Option<CaseIndex>,
+    prebuilt: Prebuilt,
     reply: impl Fn(Response) -> bool + Send + 'static,
 ) -> std::io::Result<mpsc::Sender<Request>> {
-    start(move || Searcher::with_index(library, index), reply)
+    start(move || Searcher::with_prebuilt(library, prebuilt), reply)
 }
 
 /// Start a worker on the engine of a library opened in the background (built already, or
