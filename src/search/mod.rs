@@ -176,6 +176,12 @@ impl Engine {
         Engine { library, catalog, index, suggester, tuning: index::Tuning::default() }
     }
 
+    /// Get ready now for what the first sentence with a word no case contains would otherwise
+    /// wait for (the words for typo corrections; a third of a second at 100,000 cases).
+    pub fn prepare_corrections(&self) {
+        self.index.prepare_corrections();
+    }
+
     /// The library searched.
     pub fn library(&self) -> &Arc<Library> {
         &self.library

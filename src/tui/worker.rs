@@ -166,6 +166,13 @@ impl Searcher {
         Searcher { engine: Engine::with_prebuilt(library, prebuilt).map_err(|e| e.to_string()) }
     }
 
+    /// Get ready for what a later search could otherwise wait for.
+    pub fn prepare(&self) {
+        if let Ok(engine) = &self.engine {
+            engine.prepare_corrections();
+        }
+    }
+
     /// Answer one request.
     pub fn run(&self, request: &Request) -> Response {
         let started = Instant::now();
@@ -259,15 +266,22 @@ fn start(
     let (tx, rx) = mpsc::channel::<Request>();
     std::thread::Builder::new().name("incidex-search".into()).spawn(move || {
         let searcher = build();
-        while let Ok(mut request) = rx.recv() {
-            // Requests that arrived while the last search ran are overtaken by the newest.
-            while let Ok(newer) = rx.try_recv() {
-                request = newer;
+        std::thread::scope(|scope| {
+            // Typo corrections get ready beside the searches (a search that needs them first
+            // waits for them; one that does not, does not).
+            let _ = std::thread::Builder::new()
+                .name("incidex-prepare".into())
+                .spawn_scoped(scope, || searcher.prepare());
+            while let Ok(mut request) = rx.recv() {
+                // Requests that arrived while the last search ran are overtaken by the newest.
+                while let Ok(newer) = rx.try_recv() {
+                    request = newer;
+                }
+                if !reply(searcher.run(&request)) {
+                    break;
+                }
             }
-            if !reply(searcher.run(&request)) {
-                break;
-            }
-        }
+        });
     })?;
     Ok(tx)
 }
