@@ -46,6 +46,10 @@ const DROPPED_FILTERS: &str = "left out saved filters: ";
 /// How many related cases the case pane lists.
 pub const RELATED_IN_CASE_PANE: usize = 5;
 
+/// From this many cases the graph is built on a thread of its own as the UI starts (see
+/// `tui::run`); until it is in, the case pane lists no related cases.
+pub const GRAPH_APART_FROM: usize = 20_000;
+
 /// How many results are asked for at a time; the list pages through the rest.
 pub const PAGE: usize = 200;
 /// Rows above the bars in the breakdown pane (the dimension tabs and a heading).
@@ -511,9 +515,22 @@ impl App {
     }
 
     /// The graph of the library's cases and facet values, built the first time it is needed
-    /// (under a millisecond for the bundled library, a few hundred for 100,000 cases).
+    /// (under a millisecond for the bundled library, a few hundred for 100,000 cases; from
+    /// [`GRAPH_APART_FROM`] cases it is built on a thread of its own as the UI starts).
     pub fn graph(&self) -> &Graph {
         self.graph.get_or_init(|| Graph::build(&self.library.cases))
+    }
+
+    /// Take the graph built apart for `library` (a library since switched from is ignored), and
+    /// show the selected case's related cases, which waited for it.
+    fn graph_built(&mut self, library: &Arc<Library>, graph: Graph) -> Vec<Effect> {
+        if Arc::ptr_eq(library, &self.library) && self.graph.set(graph).is_ok() {
+            self.case_view.related = self.case_view.case.map(|i| self.related_cases(i)).unwrap_or_default();
+            self.case_view.doc = None;
+            self.clamp_detail();
+            self.dirty = true;
+        }
+        Vec::new()
     }
 
     /// The case pane's document for the selected case at the pane's width.
@@ -644,6 +661,7 @@ impl App {
             }
             Msg::Progress(progress) => self.load_progress(progress),
             Msg::Loaded(loaded) => self.load_finished(*loaded),
+            Msg::GraphBuilt(library, graph) => self.graph_built(&library, *graph),
         };
         let session = self.session();
         if self.saved.as_ref() != Some(&session) && !effects.contains(&Effect::Quit) {
@@ -1430,6 +1448,27 @@ mod tests {
         let msg = answer(&app, &request);
         app.update(msg);
         app
+    }
+
+    #[test]
+    fn a_large_librarys_related_cases_wait_for_the_graph_built_apart() {
+        let big = Arc::new(crate::synthetic::library(GRAPH_APART_FROM, 7));
+        let (mut app, effects) = App::new(big.clone(), (120, 40), Options::default());
+        let request = searches(&effects).pop().unwrap();
+        let msg = answer(&app, &request);
+        app.update(msg);
+        assert!(app.case_view.case.is_some());
+        assert!(app.case_view.related.is_empty(), "no related cases before the graph is in");
+        assert!(app.graph.get().is_none(), "the first frame did not build the graph");
+        let lines_before = app.case_doc().map_or(0, |d| d.lines.len());
+        let graph = Graph::build(&big.cases);
+        // A graph for another library (one switched from) is not taken.
+        let other = Arc::new((*big).clone());
+        app.update(Msg::GraphBuilt(other, Box::new(graph.clone())));
+        assert!(app.graph.get().is_none() && app.case_view.related.is_empty());
+        app.update(Msg::GraphBuilt(big, Box::new(graph)));
+        assert!(!app.case_view.related.is_empty(), "the related cases come with the graph");
+        assert!(app.case_doc().map_or(0, |d| d.lines.len()) > lines_before, "the case pane lists them");
     }
 
     /// The fixture library as the loader would hand it over.

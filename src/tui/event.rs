@@ -10,12 +10,15 @@
 //! signal thread, and if the main thread is stuck (a terminal that stopped reading), the signal
 //! thread falls back to the signal's default action after [`SIGNAL_GRACE`].
 
-use std::{sync::mpsc::Sender, time::Duration};
+use std::{
+    sync::{Arc, mpsc::Sender},
+    time::Duration,
+};
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent};
 
 use super::{loader, worker};
-use crate::progress::Progress;
+use crate::{corpus::Library, graph::Graph, progress::Progress};
 
 /// How long the main thread has to wind down after SIGHUP or SIGTERM before the signal thread
 /// ends the process the hard way.
@@ -45,6 +48,8 @@ pub enum Msg {
     Loaded(Box<loader::Loaded>),
     /// The library could not be opened in the background (a bug: the loader panicked).
     LoadFailed(String),
+    /// The graph of a large library, built on a thread of its own (see `app::GRAPH_APART_FROM`).
+    GraphBuilt(Arc<Library>, Box<Graph>),
 }
 
 /// The signals the UI handles.

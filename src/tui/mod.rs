@@ -130,11 +130,27 @@ fn deliver(
         msg => return Ok(app.update(msg)),
     };
     if let (Some(search), Some(msgs)) = (loaded.search.take(), searches.msgs.take()) {
+        build_graph_apart(&loaded.library, &msgs);
         *searches = Searches::start(search, loaded.library.clone(), msgs)?;
         searches.msgs = None;
     }
     *problems = Some(loaded.problems.clone());
     Ok(app.update(Msg::Loaded(loaded)))
+}
+
+/// For a large library, build its graph on a thread of its own (a few hundred milliseconds at
+/// 100,000 cases, which the first frame must not wait for); the app takes it when it comes.
+fn build_graph_apart(library: &Arc<Library>, msgs: &mpsc::Sender<Msg>) {
+    if library.cases.len() < app::GRAPH_APART_FROM {
+        return;
+    }
+    let (library, msgs) = (library.clone(), msgs.clone());
+    let built = std::thread::Builder::new().name("incidex-graph".into()).spawn(move || {
+        let graph = crate::graph::Graph::build(&library.cases);
+        let _ = msgs.send(Msg::GraphBuilt(library, Box::new(graph)));
+    });
+    // Without the thread the app builds the graph itself when it is first needed.
+    drop(built);
 }
 
 /// Wait up to `wait` for the loader: the library when it is in by then, else the last progress
@@ -228,6 +244,7 @@ fn run_ui(
     event::spawn_signals(tx.clone()).map_err(terminal_error)?;
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let mut searches = Searches::start(search, library.clone(), tx.clone())?;
+    build_graph_apart(&library, &tx);
     if loading.is_none() {
         // Nothing will switch: the channel closes when the input and signal threads end.
         searches.msgs = None;

@@ -68,7 +68,12 @@ impl App {
 
     /// The cases most related to case `index`, for the case pane.
     pub(super) fn related_cases(&self, index: usize) -> Vec<RelatedCase> {
-        let graph = self.graph();
+        // A large library's graph is being built apart: the related cases come with it.
+        let graph = match self.graph.get() {
+            Some(graph) => graph,
+            None if self.library.cases.len() >= super::GRAPH_APART_FROM => return Vec::new(),
+            None => self.graph(),
+        };
         let Some(node) = graph.case_at(index) else { return Vec::new() };
         graph
             .related(node, super::RELATED_IN_CASE_PANE)
