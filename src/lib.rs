@@ -18,6 +18,7 @@ pub mod export;
 pub mod filter;
 pub mod graph;
 pub mod markdown;
+pub mod numbers;
 pub mod osc52;
 pub mod progress;
 pub mod search;

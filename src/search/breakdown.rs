@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::{
     corpus::FacetKind,
+    numbers::thousands,
     search::{caseset::CaseSet, catalog::Catalog},
 };
 
@@ -80,9 +81,9 @@ pub fn breakdown(catalog: &Catalog, results: &CaseSet) -> Breakdown {
 /// "1 to 20 of 57", "57 of 57" style range of a page; "0 of 0" when empty.
 pub fn range_text(offset: usize, shown: usize, total: usize) -> String {
     if shown == 0 {
-        return format!("0 of {total}");
+        return format!("0 of {}", thousands(total));
     }
-    format!("{} to {} of {total}", offset + 1, offset + shown)
+    format!("{} to {} of {}", thousands(offset + 1), thousands(offset + shown), thousands(total))
 }
 
 /// "These 57 cases involve NCCL and GPU." — the two most frequent components of the results.
@@ -97,8 +98,8 @@ pub fn summary(total: usize, breakdown: &Breakdown) -> String {
         0 => "No case matches.".to_string(),
         1 if !involve.is_empty() => format!("This case involves{involve}."),
         1 => "One case matches.".to_string(),
-        n if !involve.is_empty() => format!("These {n} cases involve{involve}."),
-        n => format!("{n} cases match."),
+        n if !involve.is_empty() => format!("These {} cases involve{involve}.", thousands(n)),
+        n => format!("{} cases match.", thousands(n)),
     }
 }
 
@@ -116,6 +117,8 @@ mod tests {
             Breakdown { component: counts(&[("NCCL", 5), ("GPU", 3), ("DNS", 1)]), ..Default::default() };
         assert_eq!(summary(57, &b), "These 57 cases involve NCCL and GPU.");
         assert_eq!(summary(0, &Breakdown::default()), "No case matches.");
+        assert_eq!(summary(100_228, &b), "These 100,228 cases involve NCCL and GPU.");
+        assert_eq!(range_text(1000, 20, 100_228), "1,001 to 1,020 of 100,228");
         b.component.truncate(1);
         assert_eq!(summary(1, &b), "This case involves NCCL.");
         assert_eq!(summary(2, &Breakdown::default()), "2 cases match.");

@@ -13,7 +13,7 @@ mod export;
 mod loading;
 mod walk;
 
-pub use self::loading::{Interim, Loading, thousands};
+pub use self::loading::{Interim, Loading};
 
 use std::sync::{Arc, OnceLock};
 

@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 use super::{App, CaseView, DROPPED_FILTERS, Effect, Note, Overlay, Picker, Results};
 use crate::{
     corpus::Library,
+    numbers::thousands,
     progress::{Progress, Stage},
     tui::{graph_view::GraphView, loader::Loaded},
 };
@@ -64,19 +65,6 @@ impl Loading {
             Interim::Empty => "your cases show when loaded",
         }
     }
-}
-
-/// `100228` as `100,228`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl App {
@@ -148,14 +136,6 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_are_grouped() {
-        for (n, want) in [(0, "0"), (999, "999"), (1000, "1,000"), (41203, "41,203"), (1234567, "1,234,567")]
-        {
-            assert_eq!(thousands(n), want);
-        }
-    }
 
     #[test]
     fn the_label_names_the_stage_and_the_count() {

@@ -8,6 +8,7 @@ use super::{pane, put};
 use crate::{
     commands::truncate,
     corpus::Case,
+    numbers::thousands,
     theme::Role,
     tui::{
         app::{App, Focus},
@@ -57,7 +58,7 @@ impl Widget for ResultList<'_> {
         } else {
             let first = app.list.top + 1;
             let last = (app.list.top + items).min(r.total);
-            format!("Cases {first} to {last} of {}", r.total)
+            format!("Cases {} to {} of {}", thousands(first), thousands(last), thousands(r.total))
         };
         let focused = app.focus == Focus::Results && app.overlay.is_none();
         let mut block = pane(&title, if app.awaiting_results() { "…" } else { "" }, focused, s, area.width);
