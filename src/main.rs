@@ -100,8 +100,7 @@ fn run_tui(settings: &Settings) -> incidex::Result<()> {
     let open = move |progress: incidex::progress::ProgressFn<'_>| {
         let opened = incidex::cache::open(&options, &cache, progress);
         let problems = problems(cache_warning, &opened);
-        let prebuilt = incidex::search::Prebuilt { index: opened.index, catalog: opened.catalog };
-        incidex::tui::loader::Opened { library: opened.library, prebuilt, problems }
+        incidex::tui::loader::Opened { library: opened.library, prebuilt: opened.prebuilt, problems }
     };
     incidex::tui::run(settings, open, print_problems)
 }
@@ -121,10 +120,13 @@ fn load(settings: &Settings) -> incidex::cache::Opened {
 /// What is worth telling the user about a load: why the cache could not be used, and the
 /// problems in their own files (the bundled library is checked in CI; hints are for `check`).
 fn problems(cache_warning: Option<String>, opened: &incidex::cache::Opened) -> Problems {
-    let is_bundled = |path: &str| {
-        path == incidex::corpus::bundled::TAXONOMY_PATH
-            || incidex::corpus::bundled::CASES.iter().any(|(p, _)| *p == path)
-    };
+    // A set, not a scan of the bundled paths per diagnostic: a large library can have many.
+    let bundled: std::collections::HashSet<&str> = incidex::corpus::bundled::CASES
+        .iter()
+        .map(|(p, _)| *p)
+        .chain([incidex::corpus::bundled::TAXONOMY_PATH])
+        .collect();
+    let is_bundled = |path: &str| bundled.contains(path);
     Problems {
         warnings: cache_warning.into_iter().chain(opened.warnings.iter().cloned()).collect(),
         diagnostics: opened

@@ -2,32 +2,26 @@
 //! fixture library in `tests/fixtures/tui`, with its own taxonomy, so the bundled library can
 //! grow without churning them. Searches run synchronously through the real search worker code.
 
-use std::{path::Path, sync::Arc};
+use std::sync::Arc;
+
+#[path = "tui_support/mod.rs"]
+mod tui_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use incidex::{
-    corpus::{Library, LoadOptions},
+    corpus::Library,
     progress::{Progress, Stage},
-    taxonomy::Taxonomy,
     theme::{ColorDepth, Theme},
     tui::{
         app::{App, Effect, Interim, Options},
         event::Msg,
         loader::{Loaded, Opened, Problems},
         style::Styles,
-        ui,
         worker::Searcher,
     },
 };
-use ratatui::{Terminal, backend::TestBackend, buffer::Buffer, style::Modifier};
-
-fn library() -> Arc<Library> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui");
-    let mut library = Library::load(&LoadOptions { bundled: false, dirs: vec![dir.clone()] });
-    let text = std::fs::read_to_string(dir.join("taxonomy.toml")).unwrap();
-    library.taxonomy = Taxonomy::parse("taxonomy.toml", &text).0;
-    Arc::new(library)
-}
+use ratatui::buffer::Buffer;
+use tui_support::{fixture_library, render, screen_text};
 
 /// The UI, its searcher and a theme, driven without a terminal.
 struct Harness {
@@ -42,13 +36,13 @@ impl Harness {
     }
 
     fn with_theme(width: u16, height: u16, theme: &str) -> Harness {
-        Harness::start(width, height, theme, library(), Options::default())
+        Harness::start(width, height, theme, fixture_library("tui"), Options::default())
     }
 
     /// The UI started on `library` while the whole one loads: the first two fixture cases
     /// stand in for the bundled library.
     fn loading(width: u16, height: u16, theme: &str) -> Harness {
-        let full = library();
+        let full = fixture_library("tui");
         let interim = Library { cases: full.cases[..2].to_vec().into(), ..(*full).clone() };
         let options = Options { loading: Some(Interim::Bundled), ..Options::default() };
         let mut h = Harness::start(width, height, theme, Arc::new(interim), options);
@@ -107,57 +101,19 @@ impl Harness {
     }
 
     fn buffer(&self) -> Buffer {
-        let (w, h) = self.app.size;
-        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-        terminal.draw(|f| ui::render(f, &self.app, &self.styles)).unwrap();
-        terminal.backend().buffer().clone()
+        render(&self.app, &self.styles)
     }
 
     /// The screen as text.
     fn screen(&self) -> String {
-        text(&self.buffer(), false)
+        screen_text(&self.buffer(), false)
     }
 
     /// The screen as text, each row followed by a row marking reversed (`r`), bold (`b`) and
     /// underlined (`u`) cells, when it has any: what the mono theme shows instead of colour.
     fn screen_with_attributes(&self) -> String {
-        text(&self.buffer(), true)
+        screen_text(&self.buffer(), true)
     }
-}
-
-fn text(buf: &Buffer, attributes: bool) -> String {
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut row = String::new();
-        let mut marks = String::new();
-        let mut skip = 0;
-        for x in 0..buf.area.width {
-            let cell = &buf[(x, y)];
-            let m = cell.modifier;
-            let mark = if m.contains(Modifier::REVERSED) {
-                'r'
-            } else if m.contains(Modifier::BOLD) {
-                'b'
-            } else if m.contains(Modifier::UNDERLINED) {
-                'u'
-            } else {
-                ' '
-            };
-            marks.push(mark);
-            if skip > 0 {
-                skip -= 1;
-                continue;
-            }
-            row.push_str(cell.symbol());
-            skip = unicode_width::UnicodeWidthStr::width(cell.symbol()).saturating_sub(1);
-        }
-        out.push_str(row.trim_end());
-        out.push('\n');
-        if attributes && !marks.trim().is_empty() {
-            out.push_str(&format!("{}\n", marks.trim_end()));
-        }
-    }
-    out
 }
 
 #[test]
@@ -337,7 +293,7 @@ fn the_loaded_library_replaces_the_gauge_and_the_results() {
     let kept = h.app.selected_case().unwrap().id.clone();
     let loaded = Loaded::new(
         Opened {
-            library: (*library()).clone(),
+            library: (*fixture_library("tui")).clone(),
             prebuilt: Default::default(),
             problems: Problems { warnings: vec!["the cache is read-only".into()], diagnostics: vec![] },
         },
@@ -359,7 +315,7 @@ fn the_loading_state_renders_at_every_size_and_keeps_the_gauge_on_one_line() {
         let buf = h.buffer();
         assert_eq!(buf.area.width, w);
         if w >= 40 && height >= 10 {
-            let screen = text(&buf, false);
+            let screen = screen_text(&buf, false);
             let status = screen.lines().last().unwrap_or_default();
             assert!(status.contains("41%"), "{w}x{height}: {status}");
         }

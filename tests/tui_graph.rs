@@ -3,33 +3,24 @@
 //! (tests/fixtures/graph: six cases, one of them with ten facet values). Export jobs are run
 //! the way the main loop runs them, into a temporary directory and a byte buffer.
 
-use std::{path::Path, sync::Arc};
+#[path = "tui_support/mod.rs"]
+mod tui_support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use incidex::{
-    corpus::{Library, LoadOptions},
     graph::NodeKind,
     osc52,
-    taxonomy::Taxonomy,
     theme::{ColorDepth, Theme},
     tui::{
         app::{App, Effect, Options, RightPane},
         event::Msg,
         export::{Job, Outcome, Step},
         style::Styles,
-        ui,
         worker::Searcher,
     },
 };
-use ratatui::{Terminal, backend::TestBackend, buffer::Buffer};
-
-fn library() -> Arc<Library> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graph");
-    let mut library = Library::load(&LoadOptions { bundled: false, dirs: vec![dir.clone()] });
-    let text = std::fs::read_to_string(dir.join("taxonomy.toml")).unwrap();
-    library.taxonomy = Taxonomy::parse("taxonomy.toml", &text).0;
-    Arc::new(library)
-}
+use ratatui::buffer::Buffer;
+use tui_support::{fixture_library, render, screen_text};
 
 /// The UI and its searcher, with what the main loop would have done with export jobs.
 struct Harness {
@@ -48,7 +39,7 @@ impl Harness {
     }
 
     fn with_theme(width: u16, height: u16, theme: &str) -> Harness {
-        let library = library();
+        let library = fixture_library("graph");
         let searcher = Searcher::new(library.clone());
         let options = Options { date: "2025-01-01".into(), ..Options::default() };
         let (app, effects) = App::new(library, (width, height), options);
@@ -102,31 +93,11 @@ impl Harness {
     }
 
     fn buffer(&self) -> Buffer {
-        let (w, h) = self.app.size;
-        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-        terminal.draw(|f| ui::render(f, &self.app, &self.styles)).unwrap();
-        terminal.backend().buffer().clone()
+        render(&self.app, &self.styles)
     }
 
     fn screen(&self) -> String {
-        let buf = self.buffer();
-        let mut out = String::new();
-        for y in 0..buf.area.height {
-            let mut row = String::new();
-            let mut skip = 0;
-            for x in 0..buf.area.width {
-                if skip > 0 {
-                    skip -= 1;
-                    continue;
-                }
-                let symbol = buf[(x, y)].symbol();
-                row.push_str(symbol);
-                skip = unicode_width::UnicodeWidthStr::width(symbol).saturating_sub(1);
-            }
-            out.push_str(row.trim_end());
-            out.push('\n');
-        }
-        out
+        screen_text(&self.buffer(), false)
     }
 
     /// Select the case the search for `words` puts first and show the graph pane, focused.

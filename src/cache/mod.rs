@@ -112,12 +112,10 @@ pub enum CacheUse {
 pub struct Opened {
     /// The library, exactly as [`Library::load`] would give it.
     pub library: Library,
-    /// Its search index, when it was opened from the cache or built with progress; `None` for
-    /// a library small enough to index in memory when the engine starts.
-    pub index: Option<CaseIndex>,
-    /// Its catalog, when it was opened from the cache or built to store it (else the engine
-    /// builds it from the cases).
-    pub catalog: Option<Catalog>,
+    /// What the engine needs ready-made: the search index, when it was opened from the cache or
+    /// built with progress (`None` for a library small enough to index in memory when the
+    /// engine starts), and the catalog, when it was opened from the cache or built to store it.
+    pub prebuilt: Prebuilt,
     /// What the cache did.
     pub cache: CacheUse,
     /// The cache entry the library belongs to, when it was read from or written to one.
@@ -129,7 +127,7 @@ pub struct Opened {
 impl Opened {
     /// The search engine over the library, on the cached index when there is one.
     pub fn into_engine(self) -> Result<Engine> {
-        Engine::with_prebuilt(Arc::new(self.library), Prebuilt { index: self.index, catalog: self.catalog })
+        Engine::with_prebuilt(Arc::new(self.library), self.prebuilt)
     }
 }
 
@@ -147,8 +145,7 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
         let library = Library::load_files(options.bundled, &files, listing, progress);
         return Opened {
             library,
-            index: None,
-            catalog: None,
+            prebuilt: Prebuilt::default(),
             cache: CacheUse::Unused,
             entry: None,
             warnings: Vec::new(),
@@ -161,8 +158,7 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
         Ok(Some((library, index, catalog))) => {
             return Opened {
                 library,
-                index: Some(index),
-                catalog: Some(catalog),
+                prebuilt: Prebuilt { index: Some(index), catalog: Some(catalog) },
                 cache: CacheUse::Hit,
                 entry: Some(entry),
                 warnings,
@@ -182,8 +178,7 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
     match store(dir, &entry, &library, progress) {
         Ok((index, catalog)) => Opened {
             library,
-            index: Some(index),
-            catalog: Some(catalog),
+            prebuilt: Prebuilt { index: Some(index), catalog: Some(catalog) },
             cache: CacheUse::Stored,
             entry: Some(entry),
             warnings,
@@ -199,8 +194,7 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
                 .and_then(|()| CaseIndex::from_index(&index));
             Opened {
                 library,
-                index: index.ok(),
-                catalog: None,
+                prebuilt: Prebuilt { index: index.ok(), catalog: None },
                 cache: CacheUse::NotStored,
                 entry: None,
                 warnings,
@@ -400,7 +394,7 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         );
         let hit = load(&f);
         assert_eq!(hit.cache, CacheUse::Hit);
-        assert!(hit.index.is_some());
+        assert!(hit.prebuilt.index.is_some());
         let none = crate::filter::Filters::default();
         let cached = hit.into_engine().unwrap();
         let fresh =
@@ -470,7 +464,7 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let hit = load(&f);
         assert_eq!(hit.cache, CacheUse::Hit);
         assert!(!hit.library.cases.all_decoded(), "a hit decodes no case at start-up");
-        let engine_first = hit.catalog.as_ref().map(|c| c.len());
+        let engine_first = hit.prebuilt.catalog.as_ref().map(|c| c.len());
         assert_eq!(engine_first, Some(3), "the catalog comes from the entry");
         assert!(!hit.library.cases.all_decoded());
         assert!(hit.library.cases.iter().all(|c| !c.body.is_read()), "a hit reads no body at start-up");
@@ -531,7 +525,7 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         assert_eq!(opened.warnings.len(), 1, "{:?}", opened.warnings);
         assert!(opened.warnings[0].starts_with("cannot write the cache in "), "{:?}", opened.warnings);
         assert_eq!(opened.library.cases.len(), 3);
-        assert!(opened.index.is_some(), "a large library is still indexed, in memory");
+        assert!(opened.prebuilt.index.is_some(), "a large library is still indexed, in memory");
     }
 
     #[test]

@@ -153,27 +153,16 @@ impl Engine {
         Ok(Engine { library, catalog, index, suggester, tuning })
     }
 
-    /// [`Engine::new`] over an index built already for `library`'s cases (opened from the
-    /// on-disk cache: see `crate::cache`).
-    pub fn with_index(library: Arc<Library>, index: CaseIndex) -> Engine {
-        Engine::with_parts(library, index, None)
-    }
-
-    /// The engine over `library` on what was `prebuilt` for it (by the on-disk cache); what is
-    /// missing is built now.
+    /// The engine over `library` on what was `prebuilt` for it (by the on-disk cache: see
+    /// `crate::cache`); what is missing is built now. With a stored catalog no case is decoded.
     pub fn with_prebuilt(library: Arc<Library>, prebuilt: Prebuilt) -> Result<Engine> {
-        match prebuilt.index {
-            Some(index) => Ok(Engine::with_parts(library, index, prebuilt.catalog)),
-            None => Engine::new(library),
-        }
-    }
-
-    /// [`Engine::with_index`] with the library's catalog too, when it was stored with the index
-    /// (then no case is decoded to build it).
-    pub fn with_parts(library: Arc<Library>, index: CaseIndex, catalog: Option<Catalog>) -> Engine {
-        let catalog = catalog.unwrap_or_else(|| Catalog::new(&library));
+        let catalog = prebuilt.catalog.unwrap_or_else(|| Catalog::new(&library));
+        let index = match prebuilt.index {
+            Some(index) => index,
+            None => CaseIndex::build(&library.cases)?,
+        };
         let suggester = Suggester::new(&library.taxonomy, &catalog);
-        Engine { library, catalog, index, suggester, tuning: index::Tuning::default() }
+        Ok(Engine { library, catalog, index, suggester, tuning: index::Tuning::default() })
     }
 
     /// Get ready now for what the first sentence with a word no case contains would otherwise

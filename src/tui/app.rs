@@ -50,6 +50,12 @@ pub const RELATED_IN_CASE_PANE: usize = 5;
 /// `tui::run`); until it is in, the case pane lists no related cases.
 pub const GRAPH_APART_FROM: usize = 20_000;
 
+/// Whether `library`'s graph is built apart (see [`GRAPH_APART_FROM`]): the one place the UI's
+/// start and the case pane decide it.
+pub fn graph_built_apart(library: &Library) -> bool {
+    library.cases.len() >= GRAPH_APART_FROM
+}
+
 /// How many results are asked for at a time; the list pages through the rest.
 pub const PAGE: usize = 200;
 /// Rows above the bars in the breakdown pane (the dimension tabs and a heading).

@@ -141,7 +141,7 @@ fn deliver(
 /// For a large library, build its graph on a thread of its own (a few hundred milliseconds at
 /// 100,000 cases, which the first frame must not wait for); the app takes it when it comes.
 fn build_graph_apart(library: &Arc<Library>, msgs: &mpsc::Sender<Msg>) {
-    if library.cases.len() < app::GRAPH_APART_FROM {
+    if !app::graph_built_apart(library) {
         return;
     }
     let (library, msgs) = (library.clone(), msgs.clone());

@@ -71,7 +71,7 @@ impl App {
         // A large library's graph is being built apart: the related cases come with it.
         let graph = match self.graph.get() {
             Some(graph) => graph,
-            None if self.library.cases.len() >= super::GRAPH_APART_FROM => return Vec::new(),
+            None if super::graph_built_apart(&self.library) => return Vec::new(),
             None => self.graph(),
         };
         let Some(node) = graph.case_at(index) else { return Vec::new() };

@@ -3,7 +3,7 @@
 
 use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
 
-use super::{pane, put};
+use super::{no_case, pane, put};
 use crate::{
     theme::Role,
     tui::{
@@ -43,14 +43,7 @@ impl Widget for CasePane<'_> {
         let inner = block.inner(area);
         block.render(area, buf);
         let Some(doc) = doc else {
-            let text = if app.results.loaded { "No case selected." } else { "Searching…" };
-            put(
-                buf,
-                inner.x + 1,
-                inner.y,
-                inner.width.saturating_sub(1),
-                &[(text.into(), s.get(Role::Muted))],
-            );
+            no_case(buf, inner, app, s);
             return;
         };
         for (row, line) in

@@ -19,7 +19,7 @@ use ratatui::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::{pane, put};
+use super::{no_case, pane, put};
 use crate::{
     graph::{
         Graph, NodeKind,
@@ -93,18 +93,11 @@ impl Widget for GraphPane<'_> {
         if inner.is_empty() {
             return;
         }
-        let graph = app.graph();
         if view.picture.is_none() {
-            let text = if app.results.loaded { "No case selected." } else { "Searching…" };
-            put(
-                buf,
-                inner.x + 1,
-                inner.y,
-                inner.width.saturating_sub(1),
-                &[(text.into(), s.get(Role::Muted))],
-            );
+            no_case(buf, inner, app, s);
             return;
         }
+        let graph = app.graph();
         let canvas = GraphView::canvas(inner);
         let highlight_style = s.get(if focused { Role::Selection } else { Role::SelectionInactive });
         match view.layout(graph, canvas) {

@@ -159,6 +159,12 @@ pub(crate) fn clear(area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// What the case pane and the graph pane say when they have no case to show.
+pub(crate) fn no_case(buf: &mut Buffer, inner: Rect, app: &App, s: &Styles) {
+    let text = if app.results.loaded { "No case selected." } else { "Searching…" };
+    put(buf, inner.x + 1, inner.y, inner.width.saturating_sub(1), &[(text.into(), s.get(Role::Muted))]);
+}
+
 /// Write `spans` at (`x`, `y`) within `width` columns; the last span that does not fit is cut
 /// with an ellipsis. Returns the columns used.
 pub(crate) fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, spans: &[(String, Style)]) -> u16 {
