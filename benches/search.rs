@@ -16,8 +16,9 @@ use divan::{Bencher, black_box};
 use incidex::{
     corpus::Library,
     filter::Filters,
-    search::{Engine, Request, catalog::Catalog, index::CaseIndex, suggest::Suggester},
+    search::{Engine, Request, index::CaseIndex},
     synthetic,
+    taxonomy::matcher::Matcher,
 };
 
 /// What on-call engineers type: sentences, pasted log lines, inline syntax.
@@ -139,8 +140,7 @@ fn query_100k(bencher: Bencher, input: &str) {
 /// Suggested filters alone (nucleo, phrase matching), on the bundled taxonomy.
 #[divan::bench(args = SUGGEST)]
 fn suggest_bundled(bencher: Bencher, input: &str) {
-    let catalog = Catalog::new(&BUNDLED);
     let index = CaseIndex::build(&BUNDLED.cases).expect("the index builds");
-    let suggester = Suggester::new(&BUNDLED.taxonomy, &catalog);
-    bencher.bench(|| suggester.find(input, &|w| index.is_known(w)).len());
+    let matcher = Matcher::new(&BUNDLED.taxonomy);
+    bencher.bench(|| matcher.find(input, &|w| index.is_known(w)).len());
 }

@@ -9,12 +9,15 @@
 pub mod cache;
 pub mod checklist;
 pub mod cli;
+pub mod clock;
+pub mod columns;
 pub mod commands;
 pub mod config;
 pub mod corpus;
 pub mod diag;
 pub mod error;
 pub mod export;
+pub mod facet_counts;
 pub mod filter;
 pub mod graph;
 pub mod markdown;
@@ -28,6 +31,7 @@ pub mod text;
 pub mod theme;
 pub mod toml_fields;
 pub mod tui;
+pub mod words;
 
 pub use error::{Error, Result};
 

@@ -15,6 +15,7 @@ use std::{
 pub use super::listing::{FoundFile, is_library_file, is_markdown, list_files};
 
 use crate::{
+    corpus::infer::Inferrer,
     corpus::{
         bundled,
         cases::Cases,
@@ -24,7 +25,6 @@ use crate::{
     },
     diag::{Diagnostic, Severity},
     progress::{Progress, ProgressFn, Stage},
-    search::infer::Inferrer,
     taxonomy::Taxonomy,
 };
 

@@ -12,7 +12,7 @@
 //! file name): a missing field is an error for `check`, saying where to add it, but the rest of
 //! the report stays searchable. A Markdown file with neither front matter nor any postmortem
 //! section (a README) is not a postmortem: it is skipped with a hint. Facet kinds the front
-//! matter leaves out are inferred from the text (`search::infer`), shown as inferred, and named
+//! matter leaves out are inferred from the text (`corpus::infer`), shown as inferred, and named
 //! in a hint. Nothing here does I/O.
 
 use std::path::Path;
@@ -20,6 +20,7 @@ use std::path::Path;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::{
+    corpus::infer::Inferrer,
     corpus::{
         model::{
             ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
@@ -30,7 +31,6 @@ use crate::{
         },
     },
     diag::{Diagnostic, Severity},
-    search::infer::Inferrer,
     taxonomy::Taxonomy,
     text::{one_line, sanitize},
     toml_fields::{Ctx, Fields, Text},

@@ -5,6 +5,7 @@ pub mod body;
 pub mod bundled;
 pub mod cases;
 pub mod check;
+pub mod infer;
 pub mod listing;
 pub mod load;
 pub mod markdown;

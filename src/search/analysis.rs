@@ -9,9 +9,11 @@
 use std::collections::HashMap;
 
 use tantivy::tokenizer::{
-    Language, LowerCaser, RawTokenizer, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter,
-    TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
+    Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter, TextAnalyzer, Token,
+    TokenFilter, TokenStream, Tokenizer,
 };
+
+use crate::words::WordStemmer;
 
 /// Words longer than this are dropped (hashes, base64 in logs).
 pub const MAX_WORD_BYTES: usize = 40;
@@ -29,27 +31,6 @@ pub fn analyzer() -> TextAnalyzer {
         .filter(stop_words)
         .filter(CachedStemmer)
         .build()
-}
-
-/// Stems one lowercase word (for the suggester's vocabulary and input words).
-#[derive(Clone)]
-pub struct WordStemmer(TextAnalyzer);
-
-impl Default for WordStemmer {
-    fn default() -> Self {
-        WordStemmer(
-            TextAnalyzer::builder(RawTokenizer::default()).filter(Stemmer::new(Language::English)).build(),
-        )
-    }
-}
-
-impl WordStemmer {
-    /// The stem of `word`.
-    pub fn stem(&mut self, word: &str) -> String {
-        let mut out = String::new();
-        self.0.token_stream(word).process(&mut |t| out.push_str(&t.text));
-        out
-    }
 }
 
 /// The English stemmer as a token filter that remembers its answers.
@@ -129,6 +110,7 @@ impl<S: TokenStream> TokenStream for CachedStemmerStream<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tantivy::tokenizer::Stemmer;
 
     fn terms(text: &str) -> Vec<String> {
         let mut a = analyzer();

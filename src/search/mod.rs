@@ -2,7 +2,7 @@
 //! facet filters, the inline query syntax, suggested filters and breakdowns.
 //!
 //! [`Engine::new`] builds everything once from a loaded [`Library`] (the in-memory index, the
-//! catalog of facet values as case sets, the suggester). [`Engine::search`] is the one call made
+//! catalog of facet values as case sets, the taxonomy's matcher). [`Engine::search`] is the one call made
 //! per keystroke: the raw input (sentence plus inline syntax), the filters already applied and a
 //! page in; everything the UI shows out. It never fails and never panics: what cannot be used in
 //! the input comes back as [`QueryError`]s beside the results.
@@ -16,9 +16,7 @@ pub mod breakdown;
 pub mod caseset;
 pub mod catalog;
 pub mod index;
-pub mod infer;
 pub mod query;
-pub mod suggest;
 pub mod typo;
 
 use std::sync::Arc;
@@ -29,11 +27,12 @@ pub use self::{
     breakdown::{Breakdown, Count},
     query::{ParsedQuery, QueryError},
 };
-use self::{caseset::CaseSet, catalog::Catalog, index::CaseIndex, suggest::Suggester};
+use self::{caseset::CaseSet, catalog::Catalog, index::CaseIndex};
 use crate::{
     corpus::{FacetKind, Library},
     error::Result,
     filter::Filters,
+    taxonomy::matcher::{self, Matcher},
 };
 
 /// What to search for.
@@ -135,12 +134,14 @@ pub struct Engine {
     library: Arc<Library>,
     catalog: Catalog,
     index: CaseIndex,
-    suggester: Suggester,
+    matcher: Matcher,
+    /// Taxonomy value position -> catalog value id.
+    value_ids: Vec<Option<usize>>,
     tuning: index::Tuning,
 }
 
 impl Engine {
-    /// Build the index, the catalog and the suggester for `library`.
+    /// Build the index, the catalog and the matcher for `library`.
     pub fn new(library: Arc<Library>) -> Result<Engine> {
         Engine::with_tuning(library, index::Tuning::default())
     }
@@ -149,8 +150,8 @@ impl Engine {
     pub fn with_tuning(library: Arc<Library>, tuning: index::Tuning) -> Result<Engine> {
         let catalog = Catalog::new(&library);
         let index = CaseIndex::build(&library.cases)?;
-        let suggester = Suggester::new(&library.taxonomy, &catalog);
-        Ok(Engine { library, catalog, index, suggester, tuning })
+        let (matcher, value_ids) = Engine::matcher(&library, &catalog);
+        Ok(Engine { library, catalog, index, matcher, value_ids, tuning })
     }
 
     /// The engine over `library` on what was `prebuilt` for it (by the on-disk cache: see
@@ -161,8 +162,14 @@ impl Engine {
             Some(index) => index,
             None => CaseIndex::build(&library.cases)?,
         };
-        let suggester = Suggester::new(&library.taxonomy, &catalog);
-        Ok(Engine { library, catalog, index, suggester, tuning: index::Tuning::default() })
+        let (matcher, value_ids) = Engine::matcher(&library, &catalog);
+        Ok(Engine { library, catalog, index, matcher, value_ids, tuning: index::Tuning::default() })
+    }
+
+    /// The taxonomy's matcher, and where each of its values is in the catalog.
+    fn matcher(library: &Library, catalog: &Catalog) -> (Matcher, Vec<Option<usize>>) {
+        let ids = library.taxonomy.values().iter().map(|v| catalog.id(v.kind, &v.name)).collect();
+        (Matcher::new(&library.taxonomy), ids)
     }
 
     /// Get ready now for what the first sentence with a word no case contains would otherwise
@@ -196,7 +203,7 @@ impl Engine {
         let mut errors = parsed.errors;
         let filters = merge(request.filters, &parsed.filters);
         let allowed = self.catalog.filter(&filters);
-        let found = self.suggester.find(&parsed.text, &|w| self.index.is_known(w));
+        let found = self.find_values(&parsed.text);
         let (ranked, results) = match self.rank(&parsed.text, &found, &allowed) {
             Ok(Some(results)) => (true, results),
             Ok(None) => (false, unranked(&allowed)),
@@ -229,12 +236,24 @@ impl Engine {
         }
     }
 
+    /// The taxonomy values named in `text`, as catalog ids.
+    fn find_values(&self, text: &str) -> Vec<matcher::Found> {
+        self.matcher
+            .find(text, &|w| self.index.is_known(w))
+            .into_iter()
+            .filter_map(|mut f| {
+                f.value = self.value_ids.get(f.value).copied().flatten()?;
+                Some(f)
+            })
+            .collect()
+    }
+
     /// Every allowed case matching `text`, with its score, in no order; `None` when `text` has
     /// no word to search for. The values `found` in the text widen the query.
     fn rank(
         &self,
         text: &str,
-        found: &[suggest::Found],
+        found: &[matcher::Found],
         allowed: &CaseSet,
     ) -> Result<Option<Vec<(u32, f32)>>> {
         let words = self.index.words(text);
@@ -281,7 +300,7 @@ impl Engine {
     /// the results (none that would leave nothing); strongest first, then most cases.
     fn suggestions(
         &self,
-        found: Vec<suggest::Found>,
+        found: Vec<matcher::Found>,
         filters: &Filters,
         results: &CaseSet,
     ) -> Vec<Suggestion> {

@@ -243,7 +243,7 @@ pub struct Picker {
 
 impl Picker {
     fn new(library: &Library, filters: &Filters, kind: FacetKind) -> Picker {
-        let values = crate::commands::facets::counts(library, filters, kind, true)
+        let values = crate::facet_counts::counts(library, filters, kind, true)
             .into_iter()
             .map(|c| {
                 let aliases =

@@ -125,7 +125,7 @@ impl Builder {
 
     fn heading(&mut self, title: &str) {
         self.blank();
-        self.push(DocLine::of(Part::Heading, crate::commands::truncate(title, self.width)));
+        self.push(DocLine::of(Part::Heading, crate::columns::truncate(title, self.width)));
     }
 
     fn section(&mut self, title: &str, text: &str) {
@@ -168,7 +168,7 @@ impl Builder {
                 used += 3;
             }
             let room = self.width.saturating_sub(used + inferred.len()).max(1);
-            let shown = crate::commands::truncate(value, room);
+            let shown = crate::columns::truncate(value, room);
             let index = self.doc.facets.len();
             self.doc.facets.push(FacetRef { kind, value: value.clone(), line: self.doc.lines.len() });
             used += shown.width() + inferred.len();

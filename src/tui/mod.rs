@@ -251,8 +251,7 @@ fn run_ui(
     }
     drop(tx);
 
-    let options =
-        Options { mouse: settings.mouse, resume, note, date: crate::commands::checklist::today(), loading };
+    let options = Options { mouse: settings.mouse, resume, note, date: crate::clock::today(), loading };
     let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
     if let Some(progress) = progress {
         effects.extend(app.update(Msg::Progress(progress)));

@@ -6,7 +6,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{pane, put};
 use crate::{
-    commands::truncate,
+    columns::truncate,
     theme::Role,
     tui::{
         app::{App, BREAKDOWN_HEADER_ROWS, Focus},

@@ -43,7 +43,7 @@ fn lines(width: usize) -> Vec<HelpLine> {
         }
         out.push(HelpLine::Group(group));
         for (k, what) in keys.iter() {
-            let key = crate::commands::truncate(k, key_w.saturating_sub(1));
+            let key = crate::columns::truncate(k, key_w.saturating_sub(1));
             for (j, part) in textwrap::wrap(what, text_w).into_iter().enumerate() {
                 out.push(HelpLine::Key(if j == 0 { key.clone() } else { String::new() }, part.into_owned()));
             }

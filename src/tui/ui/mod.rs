@@ -109,7 +109,7 @@ impl Widget for TooSmall<'_> {
             if y >= area.bottom() {
                 break;
             }
-            let text = crate::commands::truncate(text, usize::from(area.width));
+            let text = crate::columns::truncate(text, usize::from(area.width));
             let width = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
             let x = area.x + area.width.saturating_sub(width) / 2;
             let role = if i == 0 { Role::Title } else { Role::Muted };
@@ -128,14 +128,14 @@ pub(crate) fn pane<'a>(
 ) -> Block<'a> {
     let border = styles.get(if focused { Role::BorderFocused } else { Role::Border });
     let room = usize::from(width.saturating_sub(4));
-    let title = crate::commands::truncate(title, room);
+    let title = crate::columns::truncate(title, room);
     let used = unicode_width::UnicodeWidthStr::width(title.as_str()) + 2;
     let mut block = Block::bordered()
         .border_style(border)
         .title(Line::from(Span::styled(format!(" {title} "), styles.get(Role::Title))));
     let right_room = room.saturating_sub(used + 2);
     if !right_title.is_empty() && right_room >= 6 {
-        let right = crate::commands::truncate(right_title, right_room);
+        let right = crate::columns::truncate(right_title, right_room);
         block = block.title_top(
             Line::from(Span::styled(format!(" {right} "), styles.get(Role::Muted))).right_aligned(),
         );
@@ -176,7 +176,7 @@ pub(crate) fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, spans: &[(String
     let room = usize::from(area.width);
     for (text, style) in spans {
         let w = unicode_width::UnicodeWidthStr::width(text.as_str());
-        let shown = if used + w > room { crate::commands::truncate(text, room - used) } else { text.clone() };
+        let shown = if used + w > room { crate::columns::truncate(text, room - used) } else { text.clone() };
         let (nx, _) = buf.set_stringn(area.x + used as u16, y, &shown, room - used, *style);
         used = usize::from(nx - area.x);
         if used >= room {

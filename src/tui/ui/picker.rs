@@ -114,7 +114,7 @@ impl Widget for &PickerOverlay<'_> {
                 (format!("{:>count_w$}  ", value.count), style(Role::Muted)),
             ];
             let room = width.saturating_sub(count_w + 4);
-            let name = crate::commands::truncate(&value.value, room);
+            let name = crate::columns::truncate(&value.value, room);
             let role = if value.count == 0 { Role::Muted } else { Role::of_kind(p.kind) };
             for (ci, c) in name.chars().enumerate() {
                 let matched = value.matched.contains(&ci);

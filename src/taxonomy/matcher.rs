@@ -1,4 +1,5 @@
-//! Suggested filters: the taxonomy values found in what someone typed or pasted.
+//! The taxonomy's matcher: the values named in what someone typed or pasted. Search suggestions,
+//! log triage and the inference of facets for Markdown postmortems all find values through it.
 //!
 //! Every name, alias and log signature of the taxonomy is cut into lowercase words. A word of the
 //! input matches a word of that vocabulary exactly, by stem (`hangs` ~ `hang`), or — for words of
@@ -14,11 +15,11 @@
 use std::{cell::RefCell, collections::HashMap};
 
 use crate::{
-    search::{analysis::WordStemmer, catalog::Catalog},
     taxonomy::Taxonomy,
+    words::{WordStemmer, word_spans},
 };
 use nucleo::{
-    Config, Matcher,
+    Config, Matcher as NucleoMatcher,
     pattern::{AtomKind, CaseMatching, Normalization, Pattern},
 };
 
@@ -49,7 +50,7 @@ impl Source {
 struct Phrase {
     /// Vocabulary word ids, in order.
     words: Vec<u32>,
-    /// Catalog value id.
+    /// The value's position in `Taxonomy::values`.
     value: usize,
     source: Source,
 }
@@ -64,7 +65,7 @@ struct ValueHits {
 /// A taxonomy value found in the input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
-    /// The catalog id of the value.
+    /// The value's position in `Taxonomy::values`.
     pub value: usize,
     /// How strongly the input points at it (higher is stronger; about 1 for one exact word).
     pub score: f32,
@@ -74,7 +75,7 @@ pub struct Found {
 
 /// Finds taxonomy values in text. Built once per library.
 #[derive(Clone)]
-pub struct Suggester {
+pub struct Matcher {
     words: Vec<String>,
     word_ids: HashMap<String, u32>,
     /// Stem -> vocabulary words with that stem.
@@ -87,31 +88,13 @@ pub struct Suggester {
     stemmer: WordStemmer,
 }
 
-impl std::fmt::Debug for Suggester {
+impl std::fmt::Debug for Matcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Suggester")
+        f.debug_struct("Matcher")
             .field("words", &self.words.len())
             .field("phrases", &self.phrases.len())
             .finish()
     }
-}
-
-/// Byte ranges of the words of `text`: runs of letters and digits, as tantivy's simple tokenizer
-/// cuts them.
-pub fn word_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut chars = text.char_indices().peekable();
-    std::iter::from_fn(move || {
-        let (start, _) = chars.by_ref().find(|(_, c)| c.is_alphanumeric())?;
-        let mut end = text.len();
-        while let Some(&(i, c)) = chars.peek() {
-            if !c.is_alphanumeric() {
-                end = i;
-                break;
-            }
-            chars.next();
-        }
-        Some((start, end))
-    })
 }
 
 /// Endings that make another form of the same word.
@@ -130,13 +113,13 @@ fn same_word(a: &str, b: &str) -> bool {
 }
 
 thread_local! {
-    static MATCHER: RefCell<Matcher> = RefCell::new(Matcher::new(Config::DEFAULT));
+    static MATCHER: RefCell<NucleoMatcher> = RefCell::new(NucleoMatcher::new(Config::DEFAULT));
 }
 
-impl Suggester {
+impl Matcher {
     /// Cut every phrase of `taxonomy` into vocabulary words.
-    pub fn new(taxonomy: &Taxonomy, catalog: &Catalog) -> Suggester {
-        let mut s = Suggester {
+    pub fn new(taxonomy: &Taxonomy) -> Matcher {
+        let mut s = Matcher {
             words: Vec::new(),
             word_ids: HashMap::new(),
             stems: HashMap::new(),
@@ -145,8 +128,7 @@ impl Suggester {
             starts: Vec::new(),
             stemmer: WordStemmer::default(),
         };
-        for v in taxonomy.values() {
-            let Some(value) = catalog.id(v.kind, &v.name) else { continue };
+        for (value, v) in taxonomy.values().iter().enumerate() {
             let sourced = std::iter::once((v.name.as_str(), Source::Name))
                 .chain(v.aliases.iter().map(|a| (a.as_str(), Source::Alias)))
                 .chain(v.signatures.iter().map(|g| (g.as_str(), Source::Signature)));
@@ -360,7 +342,7 @@ impl Suggester {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{FacetKind, Library};
+    use crate::corpus::FacetKind;
 
     const TAXONOMY: &str = r#"
 [[component]]
@@ -405,16 +387,14 @@ aliases = ["throttled"]
 signatures = ["429 Too Many Requests"]
 "#;
 
-    fn setup() -> (Suggester, Vec<(FacetKind, String)>) {
+    fn setup() -> (Matcher, Vec<(FacetKind, String)>) {
         let (taxonomy, diags) = Taxonomy::parse("t.toml", TAXONOMY);
         assert!(diags.is_empty(), "{diags:?}");
-        let library = Library { cases: Default::default(), taxonomy, diagnostics: Vec::new() };
-        let catalog = Catalog::new(&library);
-        let names = catalog.values().iter().map(|v| (v.kind, v.name.clone())).collect();
-        (Suggester::new(&library.taxonomy, &catalog), names)
+        let names = taxonomy.values().iter().map(|v| (v.kind, v.name.clone())).collect();
+        (Matcher::new(&taxonomy), names)
     }
 
-    fn found(s: &Suggester, names: &[(FacetKind, String)], text: &str) -> Vec<(String, Vec<String>)> {
+    fn found(s: &Matcher, names: &[(FacetKind, String)], text: &str) -> Vec<(String, Vec<String>)> {
         s.find(text, &|_| false).into_iter().map(|f| (names[f.value].1.clone(), f.matched)).collect()
     }
 
@@ -520,12 +500,5 @@ signatures = ["429 Too Many Requests"]
         ] {
             assert_eq!(same_word(a, b), same, "{a} ~ {b}");
         }
-    }
-
-    #[test]
-    fn word_spans_cut_like_the_simple_tokenizer() {
-        let text = "NCCL WARN: 10.0.0.1:8080 —日本語 don't";
-        let words: Vec<&str> = word_spans(text).map(|(a, b)| &text[a..b]).collect();
-        assert_eq!(words, ["NCCL", "WARN", "10", "0", "0", "1", "8080", "日本語", "don", "t"]);
     }
 }

@@ -7,7 +7,9 @@
 //! values, a name that exists already adds its aliases and signatures to it.
 //!
 //! Resolution here is exact-or-near (for `component:nccl` and `--component NCCL`); finding values
-//! in free text is `search::suggest`'s job.
+//! in free text (a sentence, a log line, a postmortem) is [`matcher`]'s job.
+
+pub mod matcher;
 
 use std::collections::HashMap;
 

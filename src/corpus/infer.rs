@@ -1,5 +1,5 @@
 //! Facet values a postmortem leaves out, inferred from its text with the matcher that suggests
-//! filters from a sentence ([`Suggester`]), so a team can search and filter its postmortems
+//! filters from a sentence ([`Matcher`]), so a team can search and filter its postmortems
 //! before it has tagged any of them.
 //!
 //! Inference is deliberately cautious: only what the report says about the incident itself
@@ -9,9 +9,8 @@
 //! strongest first. Inferred values are marked as such on the case (`Facets::add_inferred`).
 
 use crate::{
-    corpus::{Case, FacetKind, Library},
-    search::{catalog::Catalog, suggest::Suggester},
-    taxonomy::Taxonomy,
+    corpus::{Case, FacetKind},
+    taxonomy::{FacetValue, Taxonomy, matcher::Matcher},
 };
 
 /// At most this many values of one kind are inferred.
@@ -23,18 +22,14 @@ pub const MIN_SCORE: f32 = 1.0;
 /// Infers facet values from case text; built once per taxonomy, shared across threads.
 #[derive(Debug)]
 pub struct Inferrer {
-    catalog: Catalog,
-    suggester: Suggester,
+    values: Vec<FacetValue>,
+    matcher: Matcher,
 }
 
 impl Inferrer {
     /// An inferrer over `taxonomy`'s values.
     pub fn new(taxonomy: &Taxonomy) -> Inferrer {
-        let library =
-            Library { cases: Default::default(), taxonomy: taxonomy.clone(), diagnostics: Vec::new() };
-        let catalog = Catalog::new(&library);
-        let suggester = Suggester::new(taxonomy, &catalog);
-        Inferrer { catalog, suggester }
+        Inferrer { values: taxonomy.values().to_vec(), matcher: Matcher::new(taxonomy) }
     }
 
     /// The values of `kind` that `case`'s text points at, strongest first.
@@ -46,11 +41,11 @@ impl Inferrer {
         // A paragraph break between fields keeps a phrase from matching across two of them.
         let text = text.join("\n\n");
         // Every word counts as known, so none is read as a typo of a taxonomy word.
-        self.suggester
+        self.matcher
             .find(&text, &|_| true)
             .into_iter()
             .filter(|f| f.score >= MIN_SCORE)
-            .filter_map(|f| self.catalog.values().get(f.value))
+            .filter_map(|f| self.values.get(f.value))
             .filter(|v| v.kind == kind)
             .take(MAX_PER_KIND)
             .map(|v| v.name.clone())
@@ -61,7 +56,7 @@ impl Inferrer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::model::Provenance;
+    use crate::corpus::{Library, model::Provenance};
 
     fn case(title: &str, symptoms: &str, detection: &str) -> Case {
         Case {
