@@ -71,6 +71,9 @@ pub struct Found {
     pub score: f32,
     /// The input's words that matched, as typed, best first, at most three.
     pub matched: Vec<String>,
+    /// Byte ranges of the input where it was named, in input order: every place, so a reader of
+    /// the context (a negation before it, a log line around it) can weigh each one.
+    pub spans: Vec<(usize, usize)>,
 }
 
 /// Finds taxonomy values in text. Built once per library.
@@ -297,6 +300,9 @@ impl Matcher {
                 scores.dedup_by_key(|s| s.1);
                 scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let score = scores[0].0 + scores[1..].iter().map(|s| 0.1 * s.0).sum::<f32>().min(0.5);
+                let mut spans: Vec<(usize, usize)> = spans_matched.iter().map(|s| s.1).collect();
+                spans.sort_unstable();
+                spans.dedup();
                 spans_matched.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let mut matched: Vec<String> = Vec::new();
                 for (_, (a, b)) in spans_matched {
@@ -308,7 +314,7 @@ impl Matcher {
                         break;
                     }
                 }
-                Found { value, score, matched }
+                Found { value, score, matched, spans }
             })
             .collect();
         found.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.value.cmp(&b.value)));
