@@ -20,6 +20,7 @@ pub mod export;
 pub mod facet_counts;
 pub mod filter;
 pub mod graph;
+pub mod logs;
 pub mod markdown;
 pub mod numbers;
 pub mod osc52;
