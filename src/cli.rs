@@ -156,6 +156,9 @@ pub struct SearchArgs {
     /// Skip this many cases first (for paging).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub offset: usize,
+    /// List the weaker matches too, after the cases that really match the sentence.
+    #[arg(long)]
+    pub all: bool,
     /// Print JSON (the contract is in the README).
     #[arg(long)]
     pub json: bool,
@@ -164,9 +167,11 @@ pub struct SearchArgs {
 /// `incidex triage`.
 #[derive(Debug, Args)]
 pub struct TriageArgs {
-    /// A sentence or a pasted log; `-` reads it from stdin (`dmesg | incidex triage -`). Inline
-    /// filter syntax is not read here: a log line is taken as it is.
-    #[arg(value_name = "TEXT | -")]
+    /// Log files (plain or gzip, any size), `-` for stdin (`dmesg | incidex triage -`), or a
+    /// sentence or log line. When every argument is an existing file or `-`, the files are read
+    /// as logs; otherwise the words are the text. Inline filter syntax is not read here: a log
+    /// line is taken as it is.
+    #[arg(value_name = "FILE | - | TEXT")]
     pub text: Vec<String>,
     /// Only cases under these filters.
     #[command(flatten)]
@@ -174,7 +179,10 @@ pub struct TriageArgs {
     /// Show at most this many cases.
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub limit: usize,
-    /// Print JSON (the same contract as `search --json`).
+    /// List the weaker matches too, after the cases that really match.
+    #[arg(long)]
+    pub all: bool,
+    /// Print JSON (the same contract as `search --json`, with `evidence` and `read`).
     #[arg(long)]
     pub json: bool,
 }

@@ -21,7 +21,8 @@ fn engine() -> &'static Engine {
 fn check(input: &str, offset: usize, limit: usize) {
     let none = Filters::default();
     for inline_syntax in [true, false] {
-        let request = Request { input, filters: &none, offset, limit, inline_syntax };
+        let request =
+            Request { input, filters: &none, offset, limit, inline_syntax, ..Request::new(input, &none) };
         let r = engine().search(&request);
         invariants(input, &request, &r);
     }

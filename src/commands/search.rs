@@ -30,6 +30,8 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
         offset: args.offset,
         limit: args.limit,
         inline_syntax: true,
+        typos: true,
+        all: args.all,
     };
     let response = engine.search(&request);
     check_errors(&response)?;
@@ -173,6 +175,11 @@ pub struct JsonOutput<'a> {
     suggestions: &'a [Suggestion],
     summary: &'a str,
     breakdown: &'a Breakdown,
+    /// Cases that match more weakly, not counted in `total` (0 with `--all`).
+    weaker: usize,
+    /// For a log: what was read and the lines that stood out.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    log: Option<crate::commands::triage::LogJson>,
 }
 
 #[derive(Debug, Serialize)]
@@ -250,7 +257,14 @@ impl<'a> JsonOutput<'a> {
             suggestions: &response.suggestions,
             summary: &response.summary,
             breakdown: &response.breakdown,
+            weaker: response.weaker,
+            log: None,
         }
+    }
+
+    /// The document with what a log's reading found (`read`, `evidence`).
+    pub fn with_log(self, log: crate::commands::triage::LogJson) -> JsonOutput<'a> {
+        JsonOutput { log: Some(log), ..self }
     }
 }
 

@@ -1,12 +1,19 @@
-//! `incidex triage [TEXT | -]`: a sentence or a pasted log (stdin with `-`, e.g.
-//! `dmesg | incidex triage -`) turned into the filters its words and log signatures suggest,
-//! each with the cases it would leave, and the best matching cases.
+//! `incidex triage [FILE | - | TEXT]...`: what a failing job left behind — its whole log, a
+//! `dmesg`, one pasted line, a sentence — turned into the lines that carry the failure, the
+//! filters they suggest, and the past cases that match.
 //!
-//! The text is taken as it is: no inline filter syntax (a log line like `after:3s` is text).
-//! Any bytes are accepted (invalid UTF-8 is replaced); a very long paste keeps its last
-//! [`MAX_INPUT_BYTES`], where a failing job's log usually says what went wrong.
+//! Logs (files, plain or gzip, and stdin with `-`) are read whole as a stream in bounded memory
+//! by [`crate::logs::LogReader`]; what is searched is the lines that stood out, shown as the
+//! evidence with their line numbers. A sentence or a single line given as arguments is searched
+//! as it is; a multi-line argument is read like a log. The text is never read for inline filter
+//! syntax (a log line like `after:3s` is text).
 
-use std::io::{IsTerminal, Read, Write};
+use std::{
+    io::{IsTerminal, Read, Write},
+    path::Path,
+};
+
+use serde::Serialize;
 
 use crate::{
     cli::TriageArgs,
@@ -17,37 +24,58 @@ use crate::{
         stdout_error, text_width, truncate, write_json,
     },
     error::{Error, Result},
+    logs::{Digest, LogReader},
+    numbers::thousands,
     search::{Engine, Request},
 };
 
-/// The most of a paste that is read; more keeps the end.
-pub const MAX_INPUT_BYTES: usize = 4 << 20;
+/// What `triage` was given.
+enum Input {
+    /// Logs read into a digest: the evidence is what gets searched.
+    Log(Digest),
+    /// One line of text (a sentence, a log line): searched as it is.
+    Line(String),
+}
 
-/// Triage the text (or stdin) and print what it suggests.
+/// Triage the arguments (or stdin) and print what they suggest.
 pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()> {
-    let input = match args.text.as_slice() {
-        [dash] if dash == "-" => read_tail(stdin)?,
-        [] if !std::io::stdin().is_terminal() => read_tail(stdin)?,
-        [] => {
-            return Err(Error::Usage(
-                "give a sentence or a log line, or - to read a pasted log from stdin".into(),
-            ));
-        }
-        words => words.join(" "),
+    let input = read_input(args, engine, stdin)?;
+    let text = match &input {
+        Input::Log(digest) => digest.query_text(),
+        Input::Line(text) => text.clone(),
     };
     let filters = resolve_filters(&args.filters, engine)?;
-    let request =
-        Request { input: &input, filters: &filters, offset: 0, limit: args.limit, inline_syntax: false };
+    let request = Request {
+        input: &text,
+        filters: &filters,
+        offset: 0,
+        limit: args.limit,
+        inline_syntax: false,
+        // Typed words may be misspelt; a program's log lines are not.
+        typos: matches!(input, Input::Line(_)),
+        all: args.all,
+    };
     let response = engine.search(&request);
     check_errors(&response)?;
+    let digest = match &input {
+        Input::Log(digest) => Some(digest),
+        Input::Line(_) => None,
+    };
     if args.json {
-        write_json(out, &JsonOutput::new(engine, &input, &request, &response))?;
+        let mut json = JsonOutput::new(engine, &text, &request, &response);
+        if let Some(digest) = digest {
+            json = json.with_log(LogJson::new(digest, engine));
+        }
+        write_json(out, &json)?;
         if !response.ranked {
             return Err(Error::NotFound("no words to triage in the text".into()));
         }
         return outcome(&response);
     }
     let width = text_width();
+    if let Some(digest) = digest {
+        write_evidence(out, digest, width)?;
+    }
     if !response.ranked {
         writeln!(out, "No taxonomy value found in the text.").map_err(stdout_error)?;
         return Err(Error::NotFound("no words to triage in the text".into()));
@@ -68,26 +96,125 @@ pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut d
     outcome(&response)
 }
 
-/// All of `input` as text, lossily decoded, keeping the last [`MAX_INPUT_BYTES`] of a longer one.
-fn read_tail(input: &mut dyn Read) -> Result<String> {
-    let mut kept: Vec<u8> = Vec::new();
-    let mut chunk = vec![0u8; 64 << 10];
-    loop {
-        let n = match input.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::io("<stdin>", e)),
-        };
-        kept.extend_from_slice(&chunk[..n]);
-        if kept.len() > 2 * MAX_INPUT_BYTES {
-            kept.drain(..kept.len() - MAX_INPUT_BYTES);
+/// Decide what the arguments are and read it.
+fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Result<Input> {
+    let signatures =
+        || engine.library().taxonomy.values().iter().flat_map(|v| v.signatures.iter().map(String::as_str));
+    let files = !args.text.is_empty() && args.text.iter().all(|a| a == "-" || Path::new(a).is_file());
+    if files || (args.text.is_empty() && !std::io::stdin().is_terminal()) {
+        let mut reader = LogReader::new(signatures());
+        let names: Vec<&str> =
+            if args.text.is_empty() { vec!["-"] } else { args.text.iter().map(String::as_str).collect() };
+        for name in names {
+            if name == "-" {
+                reader.read("<stdin>", &mut *stdin).map_err(|e| Error::io("<stdin>", e))?;
+            } else {
+                let file = std::fs::File::open(name).map_err(|e| Error::io(name, e))?;
+                reader.read(name, file).map_err(|e| Error::io(name, e))?;
+            }
+        }
+        return Ok(Input::Log(reader.finish()));
+    }
+    if args.text.is_empty() {
+        return Err(Error::Usage(
+            "give a log file, - to read a log from stdin, or a sentence or log line".into(),
+        ));
+    }
+    let text = args.text.join(" ");
+    if text.trim_end().contains('\n') {
+        let mut reader = LogReader::new(signatures());
+        reader.read_text("<text>", &text);
+        return Ok(Input::Log(reader.finish()));
+    }
+    Ok(Input::Line(text))
+}
+
+/// "Read 20,412 lines (2.1 MB); these 4 lines stood out:", then each line with its number.
+fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<()> {
+    let size = human_bytes(digest.bytes);
+    let lines = thousands(digest.lines as usize);
+    let n = digest.evidence.len();
+    let head = if digest.evidence.is_empty() {
+        format!("Read {lines} lines ({size}): nothing in them to triage.")
+    } else if digest.stood_out() {
+        let these =
+            if n == 1 { "this line stood out".to_string() } else { format!("these {n} lines stood out") };
+        format!("Read {lines} lines ({size}); {these}:")
+    } else {
+        format!("Read {lines} lines ({size}); no line stood out as a failure, so the last ones are used:")
+    };
+    for line in textwrap::wrap(&head, width) {
+        writeln!(out, "{line}").map_err(stdout_error)?;
+    }
+    let several = digest.evidence.iter().any(|e| e.source != digest.evidence[0].source);
+    for e in &digest.evidence {
+        let at = if several { format!("{}:{}", e.source, e.line) } else { format!("L{}", e.line) };
+        let times =
+            if e.count > 1 { format!("  (×{})", thousands(e.count as usize)) } else { String::new() };
+        let line = format!("  {at:<7} {}{times}", e.text);
+        writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
+    }
+    writeln!(out).map_err(stdout_error)?;
+    Ok(())
+}
+
+/// `2.1 MB`, `840 KB`, `12 B`.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [(&str, f64); 3] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3)];
+    for (unit, size) in UNITS {
+        if bytes as f64 >= size {
+            return format!("{:.1} {unit}", bytes as f64 / size);
         }
     }
-    if kept.len() > MAX_INPUT_BYTES {
-        kept.drain(..kept.len() - MAX_INPUT_BYTES);
+    format!("{bytes} B")
+}
+
+/// What the JSON adds for a log: `read` and `evidence`.
+#[derive(Debug, Serialize)]
+pub struct LogJson {
+    read: ReadJson,
+    evidence: Vec<EvidenceJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct ReadJson {
+    lines: u64,
+    bytes: u64,
+    stood_out: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct EvidenceJson {
+    source: String,
+    line: u64,
+    text: String,
+    count: u64,
+    /// The taxonomy values this line names, as `kind: value`.
+    matched: Vec<String>,
+}
+
+impl LogJson {
+    /// The JSON of `digest`, each line with the values it names.
+    pub fn new(digest: &Digest, engine: &Engine) -> LogJson {
+        LogJson {
+            read: ReadJson { lines: digest.lines, bytes: digest.bytes, stood_out: digest.stood_out() },
+            evidence: digest
+                .evidence
+                .iter()
+                .map(|e| EvidenceJson {
+                    source: e.source.clone(),
+                    line: e.line,
+                    text: e.text.clone(),
+                    count: e.count,
+                    matched: engine
+                        .values_named(&e.text, false)
+                        .into_iter()
+                        .map(|(kind, value)| format!("{}: {value}", kind.label()))
+                        .collect(),
+                })
+                .collect(),
+        }
     }
-    Ok(String::from_utf8_lossy(&kept).into_owned())
 }
 
 #[cfg(test)]
@@ -95,12 +222,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_long_paste_keeps_its_end() {
-        let mut text = vec![b'a'; MAX_INPUT_BYTES * 3];
-        text.extend_from_slice(b" Xid 79");
-        let kept = read_tail(&mut text.as_slice()).unwrap();
-        assert_eq!(kept.len(), MAX_INPUT_BYTES);
-        assert!(kept.ends_with(" Xid 79"));
-        assert_eq!(read_tail(&mut &b"ok \xff\xfe bytes"[..]).unwrap(), "ok \u{fffd}\u{fffd} bytes");
+    fn sizes_read_like_people_write_them() {
+        assert_eq!(human_bytes(12), "12 B");
+        assert_eq!(human_bytes(2_100_000), "2.1 MB");
+        assert_eq!(human_bytes(1_500_000_000), "1.5 GB");
     }
 }

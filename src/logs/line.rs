@@ -134,7 +134,10 @@ pub fn template(message: &str) -> String {
             }
         } else if is_bar(c) {
             out.push(c);
-            while chars.peek().is_some_and(|&(_, d)| d == c || (is_bar(d) && d != ' ' && is_bar(c) && c != ' ')) {
+            while chars
+                .peek()
+                .is_some_and(|&(_, d)| d == c || (is_bar(d) && d != ' ' && is_bar(c) && c != ' '))
+            {
                 chars.next();
             }
         } else {

@@ -54,7 +54,8 @@ pub struct Evidence {
     pub source: String,
     /// Its 1-based line number there (its first occurrence).
     pub line: u64,
-    /// Its text, without the launcher's prefix, cut to [`line::MAX_LINE_CHARS`].
+    /// Its text, without the launcher's prefix, cut to [`line::MAX_LINE_CHARS`], made safe to
+    /// show (`text::one_line`: no control character survives).
     pub text: String,
     /// How many lines had the same template.
     pub count: u64,
@@ -209,7 +210,7 @@ impl LogReader {
             let entry = self.candidates.entry(key).or_insert_with(|| Candidate {
                 source,
                 line: line_no,
-                text: line::clip(message.trim()).to_string(),
+                text: crate::text::one_line(line::clip(message.trim())),
                 weight,
             });
             entry.weight = entry.weight.max(weight);
@@ -267,7 +268,7 @@ impl LogReader {
                 .map(|(source, line, text)| Evidence {
                     source: self.sources.get(*source).cloned().unwrap_or_default(),
                     line: *line,
-                    text: text.clone(),
+                    text: crate::text::one_line(text),
                     count: 1,
                     score: 0.0,
                 })
@@ -327,7 +328,12 @@ mod tests {
         for step in 0..5000 {
             log.push_str(&format!("[rank{}]: step {step} loss 2.{step} lr 3e-4\n", step % 64));
             if step % 7 == 0 {
-                log.push_str(&format!("[rank{}]: node-{}:1:2 [0] NCCL INFO Channel 0{} via NVLS\n", step % 64, step % 8, step % 4));
+                log.push_str(&format!(
+                    "[rank{}]: node-{}:1:2 [0] NCCL INFO Channel 0{} via NVLS\n",
+                    step % 64,
+                    step % 8,
+                    step % 4
+                ));
             }
             if step % 3 == 0 {
                 log.push_str("/x/torch/utils.py:12: UserWarning: TypedStorage is deprecated\n");
@@ -345,14 +351,20 @@ mod tests {
         let first = &d.evidence[0];
         assert!(first.text.starts_with("RuntimeError: DataLoader worker"), "{d:#?}");
         assert_eq!(first.score, salience::EXCEPTION);
-        assert!(d.evidence.iter().all(|e| !e.text.contains("NCCL INFO") && !e.text.contains("UserWarning")), "{d:#?}");
+        assert!(
+            d.evidence.iter().all(|e| !e.text.contains("NCCL INFO") && !e.text.contains("UserWarning")),
+            "{d:#?}"
+        );
         assert!(d.stood_out());
     }
 
     #[test]
     fn one_line_from_many_ranks_is_one_piece_of_evidence() {
-        let log: String =
-            (0..64).map(|r| format!("[rank{r}]: [E] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={r})\n")).collect();
+        let log: String = (0..64)
+            .map(|r| {
+                format!("[rank{r}]: [E] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={r})\n")
+            })
+            .collect();
         let d = digest(&log);
         assert_eq!(d.evidence.len(), 1, "{d:#?}");
         assert_eq!(d.evidence[0].count, 64);

@@ -118,7 +118,9 @@ const QUIET_LEVELS: &[&str] = &["INFO", "DEBUG", "TRACE", "NOTICE", "Info", "Deb
 
 /// The markers of a log line, with the taxonomy's signatures among them.
 pub struct Salience {
-    markers: AhoCorasick,
+    /// `None` only if the patterns could not be compiled (a user taxonomy past the automaton's
+    /// limits): then only exception lines are recognised.
+    markers: Option<AhoCorasick>,
     /// Weight and whole-word flag per pattern id; the quiet levels come after the markers, then
     /// the signatures.
     weights: Vec<(f32, bool)>,
@@ -153,10 +155,7 @@ impl Salience {
                 weights.push((SIGNATURE, true));
             }
         }
-        let markers = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .build(&patterns)
-            .unwrap_or_else(|_| AhoCorasick::new(MARKERS.iter().map(|m| m.0)).unwrap_or_default());
+        let markers = AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).ok();
         Salience { markers, weights, quiet_from, signatures_from }
     }
 
@@ -167,7 +166,7 @@ impl Salience {
         let mut failure_level = false;
         let mut quiet = false;
         let bytes = message.as_bytes();
-        for m in self.markers.find_overlapping_iter(message) {
+        for m in self.markers.iter().flat_map(|markers| markers.find_overlapping_iter(message)) {
             let id = m.pattern().as_usize();
             let Some(&(weight, whole_word)) = self.weights.get(id) else { continue };
             if whole_word && !stands_alone(bytes, m.start(), m.end()) {
@@ -208,13 +207,14 @@ fn stands_alone(bytes: &[u8], start: usize, end: usize) -> bool {
 /// that starts with an exception's (dotted) name ending in Error, Exception, Exit, Interrupt or
 /// Fault, followed by a colon or nothing.
 pub fn is_exception_line(message: &str) -> bool {
-    let name_len = message.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.').count();
+    let name_len =
+        message.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.').count();
     let name = &message[..name_len];
     let rest = &message[name_len..];
     let last = name.rsplit('.').next().unwrap_or(name);
-    let ends_right = ["Error", "Exception", "Exit", "Interrupt", "Fault"]
-        .iter()
-        .any(|s| last.len() > s.len() && last.ends_with(s) && last.starts_with(|c: char| c.is_ascii_uppercase()));
+    let ends_right = ["Error", "Exception", "Exit", "Interrupt", "Fault"].iter().any(|s| {
+        last.len() > s.len() && last.ends_with(s) && last.starts_with(|c: char| c.is_ascii_uppercase())
+    });
     ends_right && (rest.is_empty() || rest.starts_with(':'))
 }
 

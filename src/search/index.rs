@@ -183,6 +183,11 @@ pub struct QueryWord {
     pub typed_chars: usize,
     /// Cases containing it in the field where it is most common (0: no case has it).
     pub doc_freq: u64,
+    /// Byte ranges of the sentence where it was typed.
+    pub spans: Vec<(usize, usize)>,
+    /// How much it counts, relative to a plain word (1): more for a word that names a taxonomy
+    /// value, less for a generic one (see `search::weights`).
+    pub weight: f32,
 }
 
 /// A taxonomy value found in the sentence, to widen the query with.
@@ -386,11 +391,21 @@ impl CaseIndex {
         let mut stream = analyzer.token_stream(text);
         while let Some(token) = stream.next() {
             let typed = text.get(token.offset_from..token.offset_to).map_or(0, |w| w.chars().count());
+            let span = (token.offset_from, token.offset_to);
             match seen.get(&token.text) {
-                Some(&i) => words[i].typed_chars = words[i].typed_chars.max(typed),
+                Some(&i) => {
+                    words[i].typed_chars = words[i].typed_chars.max(typed);
+                    words[i].spans.push(span);
+                }
                 None => {
                     seen.insert(token.text.clone(), words.len());
-                    words.push(QueryWord { term: token.text.clone(), typed_chars: typed, doc_freq: 0 });
+                    words.push(QueryWord {
+                        term: token.text.clone(),
+                        typed_chars: typed,
+                        doc_freq: 0,
+                        spans: vec![span],
+                        weight: 1.0,
+                    });
                 }
             }
         }
@@ -422,7 +437,10 @@ impl CaseIndex {
         }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for word in &known {
-            clauses.push((Occur::Should, self.word_query(&word.term, tuning)));
+            let query = self.word_query(&word.term, tuning);
+            let query: Box<dyn Query> =
+                if word.weight == 1.0 { query } else { Box::new(BoostQuery::new(query, word.weight)) };
+            clauses.push((Occur::Should, query));
         }
         // A word no case contains, long enough: the words one typo away, below exact words.
         let unknown = words.iter().filter(|w| w.doc_freq == 0 && w.typed_chars >= typo::MIN_LETTERS);
@@ -435,7 +453,8 @@ impl CaseIndex {
                 .collect();
             if !corrections.is_empty() {
                 let best = DisjunctionMaxQuery::with_tie_breaker(corrections, 0.0);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(best), tuning.fuzzy_boost))));
+                let boost = tuning.fuzzy_boost * word.weight;
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(best), boost))));
             }
         }
         for e in expansions {

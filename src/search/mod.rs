@@ -18,6 +18,7 @@ pub mod catalog;
 pub mod index;
 pub mod query;
 pub mod typo;
+pub mod weights;
 
 use std::sync::Arc;
 
@@ -48,12 +49,17 @@ pub struct Request<'a> {
     pub limit: usize,
     /// Read `key:value` clauses in `input` as filters (off for pasted logs).
     pub inline_syntax: bool,
+    /// Let a word no case contains match the words one typo away (off for log lines, which
+    /// programs print, not people type: a host name is not a misspelt word).
+    pub typos: bool,
+    /// List the weaker matches too, after the real ones (see [`Response::weaker`]).
+    pub all: bool,
 }
 
 impl<'a> Request<'a> {
     /// The first 20 results for `input` under `filters`, inline syntax on.
     pub fn new(input: &'a str, filters: &'a Filters) -> Request<'a> {
-        Request { input, filters, offset: 0, limit: 20, inline_syntax: true }
+        Request { input, filters, offset: 0, limit: 20, inline_syntax: true, typos: true, all: false }
     }
 }
 
@@ -97,8 +103,12 @@ pub struct Response {
     pub errors: Vec<QueryError>,
     /// Whether results are ranked by relevance (there were words to search).
     pub ranked: bool,
-    /// Cases matching, over all pages.
+    /// Cases matching, over all pages: with a sentence, the cases that really match it (scoring at
+    /// least [`STRONG_SHARE`] of the best case), not every case that shares a word with it.
     pub total: usize,
+    /// Cases that match the sentence more weakly; listed after the real matches (and counted
+    /// in `total`) only when the request asks for `all`, otherwise just counted here.
+    pub weaker: usize,
     /// Results skipped.
     pub offset: usize,
     /// This page of results.
@@ -117,6 +127,12 @@ impl Response {
         breakdown::range_text(self.offset, self.hits.len(), self.total)
     }
 }
+
+/// A case really matches a sentence when it scores at least this share of the best case's score.
+/// Relevance adds up what a case shares with the sentence, each word weighed by its rarity and by
+/// whether it names something (see [`weights`]); a case that shares only the sentence's common or
+/// generic words scores a small fraction of one that shares what the sentence is about.
+pub const STRONG_SHARE: f32 = 0.3;
 
 /// What an engine can be built on besides its library: the search index opened already and the
 /// catalog stored with it (both come from the on-disk cache, `crate::cache`).
@@ -203,8 +219,8 @@ impl Engine {
         let mut errors = parsed.errors;
         let filters = merge(request.filters, &parsed.filters);
         let allowed = self.catalog.filter(&filters);
-        let found = self.find_values(&parsed.text);
-        let (ranked, results) = match self.rank(&parsed.text, &found, &allowed) {
+        let found = self.find_values(&parsed.text, request.typos);
+        let (ranked, mut results) = match self.rank(&parsed.text, &found, &allowed, request.typos) {
             Ok(Some(results)) => (true, results),
             Ok(None) => (false, unranked(&allowed)),
             Err(e) => {
@@ -212,6 +228,18 @@ impl Engine {
                 (false, unranked(&allowed))
             }
         };
+        let mut weaker = 0;
+        if ranked {
+            let best = results.iter().map(|r| r.1).fold(0.0, f32::max);
+            let (strong, weak): (Vec<_>, Vec<_>) =
+                results.into_iter().partition(|r| r.1 >= STRONG_SHARE * best);
+            weaker = weak.len();
+            results = strong;
+            if request.all {
+                results.extend(weak);
+                weaker = 0;
+            }
+        }
         let mut result_set = CaseSet::empty(self.catalog.len());
         for &(i, _) in &results {
             result_set.insert(i as usize);
@@ -228,6 +256,7 @@ impl Engine {
             errors,
             ranked,
             total,
+            weaker,
             offset: request.offset,
             hits,
             suggestions,
@@ -236,10 +265,23 @@ impl Engine {
         }
     }
 
-    /// The taxonomy values named in `text`, as catalog ids.
-    fn find_values(&self, text: &str) -> Vec<matcher::Found> {
+    /// The taxonomy values `text` names (kind and name), strongest first; `typos`: also through
+    /// misspellings.
+    pub fn values_named(&self, text: &str, typos: bool) -> Vec<(FacetKind, &str)> {
+        self.find_values(text, typos)
+            .into_iter()
+            .map(|f| {
+                let v = &self.catalog.values()[f.value];
+                (v.kind, v.name.as_str())
+            })
+            .collect()
+    }
+
+    /// The taxonomy values named in `text`, as catalog ids; `typos`: also through misspellings.
+    fn find_values(&self, text: &str, typos: bool) -> Vec<matcher::Found> {
+        // With typos off every word counts as known, so none is read as a misspelt value.
         self.matcher
-            .find(text, &|w| self.index.is_known(w))
+            .find(text, &|w| !typos || self.index.is_known(w))
             .into_iter()
             .filter_map(|mut f| {
                 f.value = self.value_ids.get(f.value).copied().flatten()?;
@@ -255,8 +297,15 @@ impl Engine {
         text: &str,
         found: &[matcher::Found],
         allowed: &CaseSet,
+        typos: bool,
     ) -> Result<Option<Vec<(u32, f32)>>> {
-        let words = self.index.words(text);
+        let mut words = self.index.words(text);
+        let named: Vec<(usize, usize, usize)> = found
+            .iter()
+            .flat_map(|f| f.spans.iter())
+            .map(|&(a, b)| (a, b, crate::words::word_spans(text.get(a..b).unwrap_or_default()).count()))
+            .collect();
+        weights::weigh(&mut words, &named);
         let expansions: Vec<index::Expansion<'_>> = found
             .iter()
             .map(|f| {
@@ -268,7 +317,12 @@ impl Engine {
                 }
             })
             .collect();
-        match self.index.query(&words, &expansions, &self.tuning) {
+        let tuning = if typos {
+            self.tuning.clone()
+        } else {
+            index::Tuning { fuzzy_boost: 0.0, ..self.tuning.clone() }
+        };
+        match self.index.query(&words, &expansions, &tuning) {
             Some(q) => self.index.run(q.as_ref(), &|i| allowed.contains(i)).map(Some),
             None => Ok(None),
         }

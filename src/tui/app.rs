@@ -146,8 +146,10 @@ pub struct Results {
     pub generation: u64,
     /// Whether any response has arrived yet.
     pub loaded: bool,
-    /// How many cases match.
+    /// How many cases match (with `w`, the weaker matches too).
     pub total: usize,
+    /// Cases that match the sentence weakly and are not listed (`w` lists them).
+    pub weaker: usize,
     /// The result number of `hits[0]`.
     pub offset: usize,
     /// The loaded window of results (indices into `Library::cases`).
@@ -405,6 +407,8 @@ pub struct App {
     wanted_offset: usize,
     awaiting: bool,
     restore_selection: Option<String>,
+    /// List the weaker matches after the real ones (`w`).
+    show_weaker: bool,
     saved: Option<Session>,
     dirty: bool,
     picker_kind: FacetKind,
@@ -440,6 +444,7 @@ impl App {
             wanted_offset: 0,
             awaiting: false,
             restore_selection: None,
+            show_weaker: false,
             saved: None,
             dirty: true,
             picker_kind: FacetKind::Component,
@@ -725,6 +730,10 @@ impl App {
             Action::ApplySuggestion => return self.apply_suggestion(false),
             Action::Negate => return self.negate(),
             Action::Remove => return self.remove(),
+            Action::ToggleWeaker => {
+                self.show_weaker = !self.show_weaker;
+                return self.query_changed();
+            }
             Action::CyclePane => {
                 self.right = self.right.next();
                 if self.layout().is_some_and(|l| l.narrow) {
@@ -1250,6 +1259,7 @@ impl App {
             offset: self.wanted_offset,
             limit: PAGE,
             locate: self.restore_selection.clone().filter(|_| self.wanted_offset == 0),
+            all: self.show_weaker,
         }
     }
 
@@ -1281,6 +1291,7 @@ impl App {
             generation: response.generation,
             loaded: true,
             total: response.total,
+            weaker: response.weaker,
             offset: response.offset,
             hits: response.hits,
             suggestions,

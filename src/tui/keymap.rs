@@ -78,6 +78,8 @@ pub enum Action {
     Remove,
     /// Show the next right pane (case, breakdown, ...).
     CyclePane,
+    /// List the weaker matches of the sentence too, or stop listing them (`w`).
+    ToggleWeaker,
     /// Open the facet picker, on one kind or the last used.
     Picker(Option<FacetKind>),
     /// Next facet kind in the picker.
@@ -194,6 +196,7 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
             K::Char('-') => Some(A::Negate),
             K::Delete | K::Backspace | K::Char('d') => Some(A::Remove),
             K::Char('v') => Some(A::CyclePane),
+            K::Char('w') => Some(A::ToggleWeaker),
             K::Char('x') => Some(A::Export),
             K::Char('f') => Some(A::Picker(None)),
             K::Char(c @ '1'..='4') => {
@@ -275,6 +278,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("-", "exclude the highlighted value (on a chip: flip include/exclude)"),
             ("f  1 2 3 4", "pick filter values: any kind / root cause, component, symptom, factor"),
             ("v", "right pane: case, graph, breakdown"),
+            ("w", "list the weaker matches of the sentence too (again: hide them)"),
             ("x", "export the checklist of the component under the cursor, or of the filters"),
             ("Esc", "back"),
             ("?", "this help"),

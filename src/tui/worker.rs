@@ -34,6 +34,8 @@ pub struct Request {
     /// A case (by id) whose result number is wanted even when it is not in the window: the
     /// selection to keep when the library changes or a session is resumed.
     pub locate: Option<String>,
+    /// List the weaker matches after the real ones.
+    pub all: bool,
 }
 
 /// A suggested filter: a taxonomy value found in the words typed.
@@ -133,6 +135,8 @@ pub struct Response {
     pub offset: usize,
     /// How many cases match in all.
     pub total: usize,
+    /// Further cases that match the sentence weakly (not listed unless asked for).
+    pub weaker: usize,
     /// The window of results: indices into `Library::cases`, best first.
     pub hits: Vec<usize>,
     /// Suggested filters, best first.
@@ -193,6 +197,8 @@ impl Searcher {
             offset: request.offset,
             limit: request.limit,
             inline_syntax: true,
+            typos: true,
+            all: request.all,
         });
         let mut breakdown = Breakdown::default();
         for dimension in Dimension::ALL {
@@ -211,6 +217,7 @@ impl Searcher {
                     .search(&search::Request {
                         offset: 0,
                         limit: usize::MAX,
+                        all: request.all,
                         ..search::Request::new(&request.input, &request.filters)
                     })
                     .hits
@@ -222,6 +229,7 @@ impl Searcher {
             generation: request.generation,
             offset: found.offset,
             total: found.total,
+            weaker: found.weaker,
             hits: found.hits.iter().map(|h| h.index).collect(),
             suggestions: found
                 .suggestions
@@ -297,6 +305,7 @@ mod tests {
         let library = Arc::new(Library::load(&LoadOptions { bundled: false, dirs: vec![dir] }));
         let searcher = Searcher::new(library.clone());
         let request = |locate: &str| Request {
+            all: false,
             generation: 1,
             input: String::new(),
             filters: Filters::default(),

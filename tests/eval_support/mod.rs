@@ -110,7 +110,7 @@ pub fn evaluate(engine: &Engine, queries: &[EvalQuery]) -> Report {
     let outcomes = queries
         .iter()
         .map(|q| {
-            let r = engine.search(&Request { limit: usize::MAX, ..Request::new(&q.text, &none) });
+            let r = engine.search(&Request { limit: usize::MAX, all: true, ..Request::new(&q.text, &none) });
             let rank = r.hits.iter().position(|h| q.expect.contains(&h.id)).map(|p| p + 1);
             let top = r.hits.iter().take(3).map(|h| h.id.clone()).collect();
             Outcome { query: q.clone(), rank, top }

@@ -58,7 +58,9 @@ impl Widget for ResultList<'_> {
         } else {
             let first = app.list.top + 1;
             let last = (app.list.top + items).min(r.total);
-            format!("Cases {} to {} of {}", thousands(first), thousands(last), thousands(r.total))
+            let weaker =
+                if r.weaker > 0 { format!(" · {} weaker: w", thousands(r.weaker)) } else { String::new() };
+            format!("Cases {} to {} of {}{weaker}", thousands(first), thousands(last), thousands(r.total))
         };
         let focused = app.focus == Focus::Results && app.overlay.is_none();
         let mut block = pane(&title, if app.awaiting_results() { "…" } else { "" }, focused, s, area.width);
@@ -101,6 +103,18 @@ impl Widget for ResultList<'_> {
         for item in 0..items {
             let n = app.list.top + item;
             if n >= r.total {
+                // After the last real match: say how many weaker ones there are, and how to see them.
+                if n == r.total && r.weaker > 0 {
+                    let y = inner.y + (item * item_height) as u16;
+                    let line = format!("and {} weaker matches: w lists them", thousands(r.weaker));
+                    put(
+                        buf,
+                        inner.x + 1,
+                        y,
+                        inner.width.saturating_sub(1),
+                        &[(truncate(&line, width.saturating_sub(1)), s.get(Role::Muted))],
+                    );
+                }
                 break;
             }
             let y = inner.y + (item * item_height) as u16;
