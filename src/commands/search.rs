@@ -121,7 +121,8 @@ pub fn write_suggestions(out: &mut dyn Write, suggestions: &[Suggestion], width:
         let applied = truncate(&flag_and_value(s.kind, &s.value), column);
         let pad = column.saturating_sub(unicode_width::UnicodeWidthStr::width(applied.as_str()));
         let words: Vec<String> = s.matched.iter().map(|m| format!("\"{m}\"")).collect();
-        let line = format!("  {applied}{}  {:>4}  {}", " ".repeat(pad), s.count, words.join(", "));
+        let guess = if s.certain { "" } else { " (a guess: a near spelling)" };
+        let line = format!("  {applied}{}  {:>4}  {}{guess}", " ".repeat(pad), s.count, words.join(", "));
         writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
     }
     Ok(())

@@ -85,6 +85,8 @@ pub struct Suggestion {
     pub count: usize,
     /// The words of the input that matched, as typed.
     pub matched: Vec<String>,
+    /// Whether the words name it as written (false: only through a misspelling, a guess).
+    pub certain: bool,
     /// How strongly the input points at it; suggestions are ordered by it.
     #[serde(skip)]
     pub strength: f32,
@@ -371,6 +373,7 @@ impl Engine {
                     value: v.name.clone(),
                     count,
                     matched: f.matched,
+                    certain: f.certain,
                     strength: f.score,
                 })
             })

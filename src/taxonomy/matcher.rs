@@ -23,6 +23,16 @@ use nucleo::{
     pattern::{AtomKind, CaseMatching, Normalization, Pattern},
 };
 
+/// Words a phrase may skip over between two of its own words.
+const FILLERS: &[&str] =
+    &["a", "an", "the", "of", "to", "in", "on", "at", "for", "is", "was", "are", "were", "be", "been", "and", "or", "my", "our", "its", "this", "that", "all", "some", "very", "really", "just"];
+/// Words that make a number an HTTP status.
+const HTTP_WORDS: &[&str] = &[
+    "http", "https", "status", "code", "error", "errors", "response", "responses", "returned", "returns", "got",
+    "get", "post", "put", "api", "request", "requests", "server", "gateway", "service", "unavailable", "many",
+];
+/// How many words on either side of a number are looked at for an HTTP word.
+const HTTP_CONTEXT: usize = 3;
 /// How many distinct input words get a fuzzy lookup per call; later words match only exactly.
 const FUZZY_BUDGET: usize = 256;
 /// Words shorter than this match only exactly or by stem.
@@ -60,6 +70,8 @@ struct Phrase {
 struct ValueHits {
     phrases: Vec<(f32, u32)>,
     spans: Vec<(f32, (usize, usize))>,
+    /// The best match quality of any of its phrases (1 exact, 0.9 a stem, less fuzzy).
+    quality: f32,
 }
 
 /// A taxonomy value found in the input.
@@ -74,6 +86,9 @@ pub struct Found {
     /// Byte ranges of the input where it was named, in input order: every place, so a reader of
     /// the context (a negation before it, a log line around it) can weigh each one.
     pub spans: Vec<(usize, usize)>,
+    /// Whether some phrase of it was found as written or as another form of the same word; a
+    /// value found only through a misspelling is a guess, and said to be one.
+    pub certain: bool,
 }
 
 /// Finds taxonomy values in text. Built once per library.
@@ -270,15 +285,20 @@ impl Matcher {
         let quality = |pos: usize, word: u32| -> Option<f32> {
             lookups[token_matches[pos]].iter().find(|(w, _)| *w == word).map(|(_, q)| *q)
         };
+        let words_at: Vec<String> = spans.iter().map(|&(a, b)| text[a..b].to_lowercase()).collect();
+        let filler: Vec<bool> = words_at.iter().map(|w| FILLERS.contains(&w.as_str())).collect();
 
         let mut hits: HashMap<usize, ValueHits> = HashMap::new();
         for start in 0..spans.len() {
             for &(first, q0) in &lookups[token_matches[start]] {
                 for &p in &self.starts[first as usize] {
                     let phrase = &self.phrases[p as usize];
-                    let Some((q, end)) = self.match_phrase(phrase, start, q0, spans.len(), &quality) else {
+                    let Some((q, end)) = self.match_phrase(phrase, start, q0, &filler, &quality) else {
                         continue;
                     };
+                    if !self.in_context(phrase, text, &spans, &words_at, start, end) {
+                        continue;
+                    }
                     let short = self.words[first as usize].chars().count() <= 2 && phrase.words.len() == 1;
                     if (phrase.source == Source::Signature || short) && q < 1.0 {
                         continue;
@@ -287,6 +307,7 @@ impl Matcher {
                     let score = q * phrase.source.weight() * length_bonus;
                     let entry = hits.entry(phrase.value).or_default();
                     entry.phrases.push((score, p));
+                    entry.quality = entry.quality.max(q);
                     entry.spans.push((score, (spans[start].0, spans[end].1)));
                 }
             }
@@ -294,7 +315,7 @@ impl Matcher {
 
         let mut found: Vec<Found> = hits
             .into_iter()
-            .map(|(value, ValueHits { phrases: mut scores, spans: mut spans_matched })| {
+            .map(|(value, ValueHits { phrases: mut scores, spans: mut spans_matched, quality })| {
                 // The best match of each phrase; the best phrase counts in full, others a little.
                 scores.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)));
                 scores.dedup_by_key(|s| s.1);
@@ -314,28 +335,66 @@ impl Matcher {
                         break;
                     }
                 }
-                Found { value, score, matched, spans }
+                Found { value, score, matched, spans, certain: quality >= 0.9 }
             })
             .collect();
         found.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.value.cmp(&b.value)));
         found
     }
 
+    /// Whether the phrase matched at input positions `start..=end` means its value there:
+    /// - a phrase of digits alone (`503`, `429`) only beside a word of HTTP (`HTTP 503`,
+    ///   `status 429`), not in a step line's numbers;
+    /// - a single word of a name or an alias not inside a module name or a path (`trainer.py`,
+    ///   `torch/utils/data`, `trainer:123`): a logger's name says where a line was printed, not
+    ///   what went wrong. Signatures are log text and keep their own context.
+    fn in_context(
+        &self,
+        phrase: &Phrase,
+        text: &str,
+        spans: &[(usize, usize)],
+        words: &[String],
+        start: usize,
+        end: usize,
+    ) -> bool {
+        let numeric = phrase.words.iter().all(|&w| self.words[w as usize].bytes().all(|b| b.is_ascii_digit()));
+        if numeric {
+            let near = start.saturating_sub(HTTP_CONTEXT)..(end + HTTP_CONTEXT + 1).min(words.len());
+            return words[near].iter().any(|w| HTTP_WORDS.contains(&w.as_str()));
+        }
+        if phrase.words.len() == 1 && phrase.source != Source::Signature {
+            let (a, b) = (spans[start].0, spans[end].1);
+            let bytes = text.as_bytes();
+            let joined = |sep: u8, next: Option<&u8>| {
+                matches!(sep, b'.' | b'/') && next.is_some_and(|c| c.is_ascii_alphanumeric())
+            };
+            let before = a >= 2 && joined(bytes[a - 1], bytes.get(a - 2));
+            let after = b < bytes.len() && (joined(bytes[b], bytes.get(b + 1))
+                || (bytes[b] == b':' && bytes.get(b + 1).is_some_and(u8::is_ascii_digit)));
+            return !before && !after;
+        }
+        true
+    }
+
     /// Match the rest of `phrase` after its first word at input position `start`: each next
-    /// word within two positions. Returns the mean quality (lowered per gap) and the last position.
+    /// word right after the one before, or after one filler word (`no real progress` is not
+    /// `no progress`, but `out of the memory` is `out of memory`). Returns the mean quality
+    /// (lowered per gap) and the last position.
     fn match_phrase(
         &self,
         phrase: &Phrase,
         start: usize,
         q0: f32,
-        len: usize,
+        filler: &[bool],
         quality: &dyn Fn(usize, u32) -> Option<f32>,
     ) -> Option<(f32, usize)> {
         let mut total = q0;
         let mut pos = start;
         let mut gaps = 0;
+        let len = filler.len();
         for &word in &phrase.words[1..] {
-            let (next, q) = (pos + 1..(pos + 3).min(len)).find_map(|i| quality(i, word).map(|q| (i, q)))?;
+            let reach = if filler.get(pos + 1).copied().unwrap_or(false) { 3 } else { 2 };
+            let (next, q) = (pos + 1..(pos + reach).min(len)).find_map(|i| quality(i, word).map(|q| (i, q)))?;
             gaps += next - pos - 1;
             total += q;
             pos = next;
