@@ -6,15 +6,20 @@
 //!   killer, `segfault`, `Bus error`, `blocked for more than`), and `ERROR` / `FATAL` levels,
 //!   `NCCL WARN`, `Error:` in a message, Kubernetes failure reasons (`CrashLoopBackOff`,
 //!   `OOMKilled`, `FailedScheduling`), timeouts: 3;
-//! - a log signature of the taxonomy (a fragment people paste that names a value): 2.5;
+//! - a log signature of the taxonomy (a fragment people paste that names a value): 2.5 for one of
+//!   several words (`Stale file handle`), 1 for a single token (`NVRM:`, `c10d`), which names
+//!   where a line comes from more often than a failure;
 //! - `failed`, `error` as a word: 2;
 //! - what follows a failure rather than causing it (`exit code`, `ChildFailedError`, `srun:
 //!   error: … Exited with`, `Sending process … closing signal`): 1;
 //! - `WARN` / `WARNING` levels: 1.5; Python's `UserWarning` and kin, which every job prints: 0.5.
 //!
-//! A line logged at `INFO` or `DEBUG` weighs a quarter of that (NCCL's start-up chatter names
-//! every transport, and a signature in it is not a failure); a frame inside a traceback (the code
-//! lines, `raise …`) a third.
+//! A line logged at `INFO` or `DEBUG` (also glog's `I1130 …` and PyTorch's `[I …]`) weighs a
+//! quarter of that (NCCL's start-up chatter names every transport, and a signature in it is not a
+//! failure); a line logged as a warning (`WARNING`, `W1130 …`, `[W …]`) at most 1.5, whatever it
+//! says (`[W socket.cpp] … failed to bind` is in every job's log); a line that reports a failure
+//! rather than causing it (an exit code, the launcher's `ChildFailedError`) at most 1.2, even when
+//! it names an exception; a frame inside a traceback (the code lines, `raise …`) a third.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
@@ -31,7 +36,8 @@ const MARKERS: &[(&str, f32, bool)] = &[
     ("panic", 3.0, true),
     ("panicked", 3.0, true),
     ("NCCL WARN", 3.0, false),
-    ("NVRM:", 3.0, false),
+    // The driver's prefix: its failures say Xid, failed, error or timeout.
+    ("NVRM:", 1.0, false),
     ("Xid", 3.0, true),
     ("Error:", 3.0, false),
     ("error:", 2.5, false),
@@ -90,7 +96,7 @@ const MARKERS: &[(&str, f32, bool)] = &[
     ("Unhandled", 2.0, true),
     ("denied", 2.0, true),
     ("Traceback (most recent call last)", 1.0, false),
-    // What follows a failure: the launcher and the scheduler reporting it.
+    // What follows a failure: the launcher and the scheduler reporting it (CONSEQUENCE).
     ("exit code", 1.0, false),
     ("exitcode", 1.0, false),
     ("exit status", 1.0, false),
@@ -102,12 +108,14 @@ const MARKERS: &[(&str, f32, bool)] = &[
     ("DUE TO TIME LIMIT", 1.5, false),
     ("DUE TO PREEMPTION", 1.5, false),
     ("Terminated", 1.0, true),
+    ("To enable traceback see", 1.0, false),
+    ("elastic/errors.html", 1.0, false),
     ("terminate called", 2.0, false),
     // Warnings.
     ("WARN", 1.5, true),
     ("WARNING", 1.5, true),
-    ("Warning:", 1.5, false),
-    ("warning:", 1.5, false),
+    ("Warning:", 1.5, true),
+    ("warning:", 1.5, true),
     ("UserWarning", 0.5, false),
     ("FutureWarning", 0.5, false),
     ("DeprecationWarning", 0.5, false),
@@ -124,8 +132,18 @@ pub struct Salience {
     /// Weight and whole-word flag per pattern id; the quiet levels come after the markers, then
     /// the signatures.
     weights: Vec<(f32, bool)>,
+    /// What each pattern says about the line's level.
+    classes: Vec<Class>,
     quiet_from: usize,
     signatures_from: usize,
+}
+
+/// What a pattern says beyond its weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Plain,
+    Consequence,
+    Warning,
 }
 
 impl std::fmt::Debug for Salience {
@@ -134,29 +152,69 @@ impl std::fmt::Debug for Salience {
     }
 }
 
-/// The weight of a taxonomy signature found in a line.
+/// The weight of a taxonomy signature of several words found in a line.
 pub const SIGNATURE: f32 = 2.5;
+/// The weight of a taxonomy signature of one token (`NVRM:`, `c10d`, `GSP`).
+const TOKEN_SIGNATURE: f32 = 1.0;
+/// A line reporting a failure rather than causing it weighs at most this.
+const CONSEQUENCE_CAP: f32 = 1.2;
+/// A line logged at an error level (`E1130 …`, `[E …]`) weighs at least this.
+const ERROR_LEVEL: f32 = 2.0;
+/// A line logged as a warning weighs at most this.
+const WARNING_CAP: f32 = 1.5;
+/// Markers (by text) that report a failure rather than cause it.
+const CONSEQUENCES: &[&str] = &[
+    "exit code",
+    "exitcode",
+    "exit status",
+    "Exited with",
+    "ChildFailedError",
+    "closing signal",
+    "Sending process",
+    "CANCELLED",
+    "Terminated",
+    "To enable traceback see",
+    "elastic/errors.html",
+];
+/// Markers (by text) of a warning level.
+const WARNING_LEVELS: &[&str] = &["WARN", "WARNING", "Warning:", "warning:"];
 
 impl Salience {
     /// The markers above, and `signatures` (fragments of log lines that name taxonomy values).
     pub fn new<'a>(signatures: impl IntoIterator<Item = &'a str>) -> Salience {
         let mut patterns: Vec<&str> = MARKERS.iter().map(|m| m.0).collect();
         let mut weights: Vec<(f32, bool)> = MARKERS.iter().map(|m| (m.1, m.2)).collect();
+        let mut classes: Vec<Class> = MARKERS
+            .iter()
+            .map(|m| {
+                if CONSEQUENCES.contains(&m.0) {
+                    Class::Consequence
+                } else if WARNING_LEVELS.contains(&m.0) {
+                    Class::Warning
+                } else {
+                    Class::Plain
+                }
+            })
+            .collect();
         let quiet_from = patterns.len();
         for level in QUIET_LEVELS {
             patterns.push(level);
             weights.push((0.0, true));
+            classes.push(Class::Plain);
         }
         let signatures_from = patterns.len();
         for signature in signatures {
             // A signature of two characters or fewer would be found everywhere.
-            if signature.trim().len() > 2 {
+            let trimmed = signature.trim();
+            if trimmed.len() > 2 {
+                let words = crate::words::word_spans(trimmed).count();
                 patterns.push(signature);
-                weights.push((SIGNATURE, true));
+                weights.push((if words >= 2 { SIGNATURE } else { TOKEN_SIGNATURE }, true));
+                classes.push(Class::Plain);
             }
         }
         let markers = AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).ok();
-        Salience { markers, weights, quiet_from, signatures_from }
+        Salience { markers, weights, classes, quiet_from, signatures_from }
     }
 
     /// How much `message` (a line without its launcher prefix) says about a failure, before its
@@ -164,7 +222,18 @@ impl Salience {
     pub fn weigh(&self, message: &str, in_frame: bool) -> f32 {
         let mut best: f32 = 0.0;
         let mut failure_level = false;
+        let mut consequence = false;
+        let mut warning = false;
         let mut quiet = false;
+        match level_prefix(message) {
+            Some(b'I') => quiet = true,
+            Some(b'W') => warning = true,
+            Some(_) => {
+                failure_level = true;
+                best = ERROR_LEVEL;
+            }
+            None => {}
+        }
         let bytes = message.as_bytes();
         for m in self.markers.iter().flat_map(|markers| markers.find_overlapping_iter(message)) {
             let id = m.pattern().as_usize();
@@ -175,6 +244,15 @@ impl Salience {
             if id >= self.quiet_from && id < self.signatures_from {
                 quiet = true;
                 continue;
+            }
+            match self.classes.get(id) {
+                Some(Class::Consequence) => consequence = true,
+                Some(Class::Warning)
+                    if !message[m.start()..].starts_with("WARN") || !is_nccl_warn(bytes, m.start()) =>
+                {
+                    warning = true
+                }
+                _ => {}
             }
             if weight >= 3.0 && id < self.quiet_from {
                 failure_level = true;
@@ -188,11 +266,40 @@ impl Salience {
         if quiet && !failure_level {
             best *= 0.25;
         }
+        if warning {
+            best = best.min(WARNING_CAP);
+        }
+        // torchrun's summary table: `train.py FAILED`.
+        if message.trim_end().ends_with(" FAILED") && message.split_whitespace().count() <= 3 {
+            consequence = true;
+        }
+        if consequence {
+            best = best.min(CONSEQUENCE_CAP);
+        }
         if in_frame {
             best /= 3.0;
         }
         best
     }
+}
+
+/// NCCL prints its errors as `NCCL WARN`: that `WARN` is no warning level.
+fn is_nccl_warn(bytes: &[u8], warn_at: usize) -> bool {
+    warn_at >= 5 && &bytes[warn_at - 5..warn_at] == b"NCCL "
+}
+
+/// The level letter of a glog-style (`W1130 03:12:40.1 …`) or PyTorch C++ (`[W socket.cpp:…]`)
+/// line: `I`, `W`, `E` or `F`.
+fn level_prefix(message: &str) -> Option<u8> {
+    let b = message.as_bytes();
+    let level = |c: u8| matches!(c, b'I' | b'W' | b'E' | b'F').then_some(c);
+    if b.len() > 6 && b[1..5].iter().all(u8::is_ascii_digit) && b[5] == b' ' {
+        return level(b[0]);
+    }
+    if b.len() > 3 && b[0] == b'[' && b[2] == b' ' {
+        return level(b[1]);
+    }
+    None
 }
 
 /// Whether `bytes[start..end]` is not part of a longer word.
@@ -239,6 +346,22 @@ mod tests {
         assert!(warn < xid && warn > user, "{warn} {user}");
         assert!(info < 0.5, "{info}");
         assert!(exit <= 2.0 && exit < xid, "{exit}");
+    }
+
+    #[test]
+    fn warnings_and_what_follows_a_failure_stay_below_the_failure() {
+        let bind =
+            weigh("[W socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98)");
+        let glog =
+            weigh("W1130 03:12:40.118000 139912 api.py:858] Sending process 20331 closing signal SIGTERM");
+        let child = weigh("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:");
+        let nccl = weigh("node:1:1 [3] include/alloc.h:124 NCCL WARN Cuda failure 'out of memory'");
+        assert!(bind <= WARNING_CAP, "{bind}");
+        assert!(glog <= WARNING_CAP, "{glog}");
+        assert!(child <= CONSEQUENCE_CAP, "{child}");
+        assert!(nccl >= 3.0, "NCCL WARN is NCCL's error level: {nccl}");
+        assert!(weigh("I1130 03:12:40.1 1 x.py:1] all good, c10d ready") < 1.0);
+        assert!(weigh("E1130 03:12:40.1 1 x.py:1] something broke") >= 2.0);
     }
 
     #[test]

@@ -61,6 +61,12 @@ impl<'a> Request<'a> {
     pub fn new(input: &'a str, filters: &'a Filters) -> Request<'a> {
         Request { input, filters, offset: 0, limit: 20, inline_syntax: true, typos: true, all: false }
     }
+
+    /// The first 20 results for the lines a log reader kept (`logs::Digest::query_text`):
+    /// no inline syntax, no typo corrections (programs print log lines; nobody misspells them).
+    pub fn log(input: &'a str, filters: &'a Filters) -> Request<'a> {
+        Request { inline_syntax: false, typos: false, ..Request::new(input, filters) }
+    }
 }
 
 /// One result.

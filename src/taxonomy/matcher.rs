@@ -24,12 +24,34 @@ use nucleo::{
 };
 
 /// Words a phrase may skip over between two of its own words.
-const FILLERS: &[&str] =
-    &["a", "an", "the", "of", "to", "in", "on", "at", "for", "is", "was", "are", "were", "be", "been", "and", "or", "my", "our", "its", "this", "that", "all", "some", "very", "really", "just"];
+const FILLERS: &[&str] = &[
+    "a", "an", "the", "of", "to", "in", "on", "at", "for", "is", "was", "are", "were", "be", "been", "and",
+    "or", "my", "our", "its", "this", "that", "all", "some", "very", "really", "just",
+];
 /// Words that make a number an HTTP status.
 const HTTP_WORDS: &[&str] = &[
-    "http", "https", "status", "code", "error", "errors", "response", "responses", "returned", "returns", "got",
-    "get", "post", "put", "api", "request", "requests", "server", "gateway", "service", "unavailable", "many",
+    "http",
+    "https",
+    "status",
+    "code",
+    "error",
+    "errors",
+    "response",
+    "responses",
+    "returned",
+    "returns",
+    "got",
+    "get",
+    "post",
+    "put",
+    "api",
+    "request",
+    "requests",
+    "server",
+    "gateway",
+    "service",
+    "unavailable",
+    "many",
 ];
 /// How many words on either side of a number are looked at for an HTTP word.
 const HTTP_CONTEXT: usize = 3;
@@ -357,7 +379,8 @@ impl Matcher {
         start: usize,
         end: usize,
     ) -> bool {
-        let numeric = phrase.words.iter().all(|&w| self.words[w as usize].bytes().all(|b| b.is_ascii_digit()));
+        let numeric =
+            phrase.words.iter().all(|&w| self.words[w as usize].bytes().all(|b| b.is_ascii_digit()));
         if numeric {
             let near = start.saturating_sub(HTTP_CONTEXT)..(end + HTTP_CONTEXT + 1).min(words.len());
             return words[near].iter().any(|w| HTTP_WORDS.contains(&w.as_str()));
@@ -369,8 +392,9 @@ impl Matcher {
                 matches!(sep, b'.' | b'/') && next.is_some_and(|c| c.is_ascii_alphanumeric())
             };
             let before = a >= 2 && joined(bytes[a - 1], bytes.get(a - 2));
-            let after = b < bytes.len() && (joined(bytes[b], bytes.get(b + 1))
-                || (bytes[b] == b':' && bytes.get(b + 1).is_some_and(u8::is_ascii_digit)));
+            let after = b < bytes.len()
+                && (joined(bytes[b], bytes.get(b + 1))
+                    || (bytes[b] == b':' && bytes.get(b + 1).is_some_and(u8::is_ascii_digit)));
             return !before && !after;
         }
         true
@@ -394,7 +418,8 @@ impl Matcher {
         let len = filler.len();
         for &word in &phrase.words[1..] {
             let reach = if filler.get(pos + 1).copied().unwrap_or(false) { 3 } else { 2 };
-            let (next, q) = (pos + 1..(pos + reach).min(len)).find_map(|i| quality(i, word).map(|q| (i, q)))?;
+            let (next, q) =
+                (pos + 1..(pos + reach).min(len)).find_map(|i| quality(i, word).map(|q| (i, q)))?;
             gaps += next - pos - 1;
             total += q;
             pos = next;

@@ -197,6 +197,11 @@ impl Taxonomy {
         &self.values
     }
 
+    /// Every log signature of every value (the fragments the log reader weighs as failures).
+    pub fn signatures(&self) -> impl Iterator<Item = &str> {
+        self.values.iter().flat_map(|v| v.signatures.iter().map(String::as_str))
+    }
+
     /// The values of one kind, in file order.
     pub fn values_of(&self, kind: FacetKind) -> impl Iterator<Item = &FacetValue> {
         self.values.iter().filter(move |v| v.kind == kind)

@@ -1,5 +1,8 @@
-//! Reading the evaluation set and scoring a search engine on it: shared by the eval test and
-//! the tuning benchmark.
+//! Reading the evaluation sets and scoring a search engine on them: shared by the eval test and
+//! the tuning benchmark. Beside the engine, a word-overlap baseline ([`WordOverlap`]): what a
+//! person gets by counting which of their words each case file contains.
+
+pub mod logs;
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +20,9 @@ pub struct EvalQuery {
     pub text: String,
     /// Cases that answer it; a hit is any of them.
     pub expect: Vec<String>,
+    /// A pasted log line rather than a typed sentence: searched as `triage` does (no inline
+    /// syntax).
+    pub triage: bool,
 }
 
 #[derive(serde::Deserialize)]
@@ -28,6 +34,8 @@ struct EvalFile {
 struct EvalEntry {
     text: String,
     expect: Vec<String>,
+    #[serde(default)]
+    triage: bool,
 }
 
 /// The directory of the evaluation files.
@@ -37,7 +45,12 @@ pub fn eval_dir() -> PathBuf {
 
 /// Every sentence of every `tests/eval/*.toml`, files in name order.
 pub fn load_queries() -> Vec<EvalQuery> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(eval_dir())
+    load_queries_in(&eval_dir())
+}
+
+/// Every query of every `*.toml` in `dir`, files in name order.
+pub fn load_queries_in(dir: &Path) -> Vec<EvalQuery> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("tests/eval exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
@@ -50,7 +63,7 @@ pub fn load_queries() -> Vec<EvalQuery> {
         let parsed: EvalFile = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         for q in parsed.query {
             assert!(!q.expect.is_empty(), "{name}: {:?} expects no case", q.text);
-            queries.push(EvalQuery { file: name.clone(), text: q.text, expect: q.expect });
+            queries.push(EvalQuery { file: name.clone(), text: q.text, expect: q.expect, triage: q.triage });
         }
     }
     queries
@@ -110,11 +123,76 @@ pub fn evaluate(engine: &Engine, queries: &[EvalQuery]) -> Report {
     let outcomes = queries
         .iter()
         .map(|q| {
-            let r = engine.search(&Request { limit: usize::MAX, all: true, ..Request::new(&q.text, &none) });
+            let request = Request { limit: usize::MAX, all: true, ..Request::new(&q.text, &none) };
+            let request = if q.triage { Request { inline_syntax: false, ..request } } else { request };
+            let r = engine.search(&request);
             let rank = r.hits.iter().position(|h| q.expect.contains(&h.id)).map(|p| p + 1);
             let top = r.hits.iter().take(3).map(|h| h.id.clone()).collect();
             Outcome { query: q.clone(), rank, top }
         })
         .collect();
     Report { outcomes }
+}
+
+/// Rank `ids` (best first) for `query` as an outcome.
+pub fn outcome(query: &EvalQuery, ids: &[String]) -> Outcome {
+    let rank = ids.iter().position(|id| query.expect.contains(id)).map(|p| p + 1);
+    Outcome { query: query.clone(), rank, top: ids.iter().take(3).cloned().collect() }
+}
+
+/// The baseline: every case file's words as a set; a query ranks the cases by how many of its
+/// distinct words each contains (ties by id), the way `grep -c` over the files would.
+pub struct WordOverlap {
+    cases: Vec<(String, std::collections::HashSet<String>)>,
+}
+
+/// Lowercase runs of letters and digits.
+fn word_set(text: &str) -> std::collections::HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+impl WordOverlap {
+    /// The word sets of every case of `library` (all of its text).
+    pub fn new(library: &incidex::corpus::Library) -> WordOverlap {
+        let cases = library
+            .cases
+            .iter()
+            .map(|c| {
+                let b = &c.body;
+                let mut text = format!("{} {} {} {}", c.title, c.organization, b.symptoms, b.detection);
+                for part in b.trigger.iter().chain(&b.root_cause).chain(&b.lessons).chain(&b.remediation) {
+                    text.push(' ');
+                    text.push_str(part);
+                }
+                for a in &b.action_items {
+                    text.push(' ');
+                    text.push_str(&a.text);
+                }
+                for (_, v) in c.facets.iter() {
+                    text.push(' ');
+                    text.push_str(v);
+                }
+                (c.id.clone(), word_set(&text))
+            })
+            .collect();
+        WordOverlap { cases }
+    }
+
+    /// Case ids, most shared words first, ties by id; cases sharing no word left out.
+    pub fn rank(&self, query: &str) -> Vec<String> {
+        let words = word_set(query);
+        let mut scored: Vec<(usize, &str)> = self
+            .cases
+            .iter()
+            .map(|(id, set)| (words.iter().filter(|w| set.contains(*w)).count(), id.as_str()))
+            .filter(|(n, _)| *n > 0)
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        scored.into_iter().map(|(_, id)| id.to_string()).collect()
+    }
+
+    /// The baseline's outcomes over `queries`.
+    pub fn evaluate(&self, queries: &[EvalQuery]) -> Report {
+        Report { outcomes: queries.iter().map(|q| outcome(q, &self.rank(&q.text))).collect() }
+    }
 }
