@@ -79,7 +79,7 @@ fn the_json_contract_holds() {
     let v = json(&o);
     assert_eq!(
         keys(&v),
-        sorted(vec!["query", "total", "offset", "results", "suggestions", "summary", "breakdown"])
+        sorted(vec!["query", "total", "weaker", "offset", "results", "suggestions", "summary", "breakdown"])
     );
     assert_eq!(v["query"]["text"], "ranks hung at the end of the epoch");
     assert!(v["query"]["filters"]["facets"].is_array());
@@ -122,7 +122,8 @@ fn the_json_contract_holds() {
         .iter()
         .find(|s| s["value"] == "Hang")
         .expect("the sentence suggests Hang");
-    assert_eq!(keys(hang), sorted(vec!["kind", "value", "count", "matched"]));
+    assert_eq!(keys(hang), sorted(vec!["kind", "value", "count", "matched", "certain"]));
+    assert_eq!(hang["certain"], true, "hung is a form of hang, no guess");
     assert_eq!(hang["kind"], "symptom");
     assert_eq!(hang["count"], 1);
     assert_eq!(hang["matched"], serde_json::json!(["hung"]));
@@ -202,12 +203,18 @@ fn text_that_looks_like_syntax_is_searched_not_rejected() {
 
 #[test]
 fn paging_is_consistent() {
-    let all = ids(&json(&incidex(&["search", "gpu", "--json", "--limit", "100"])));
+    let all = ids(&json(&incidex(&["search", "gpu", "--json", "--limit", "100", "--all"])));
     assert!(all.len() >= 3, "{all:?}");
-    let page = json(&incidex(&["search", "gpu", "--json", "--limit", "2", "--offset", "1"]));
+    let page = json(&incidex(&["search", "gpu", "--json", "--limit", "2", "--offset", "1", "--all"]));
     assert_eq!(ids(&page), all[1..3]);
     assert_eq!(page["offset"], 1);
     assert_eq!(page["total"].as_u64(), Some(all.len() as u64));
+    assert_eq!(page["weaker"], 0, "--all lists the weaker matches, so none is left over");
+    // Without --all the real matches come first, the same ones, and the rest are counted.
+    let strong = json(&incidex(&["search", "gpu", "--json", "--limit", "100"]));
+    let total = strong["total"].as_u64().expect("total") as usize;
+    assert_eq!(ids(&strong), all[..total]);
+    assert_eq!(total + strong["weaker"].as_u64().expect("weaker") as usize, all.len());
 }
 
 #[test]
@@ -293,7 +300,8 @@ kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n\
         with_stdin(&["triage", "-"], b"DataLoader worker (pid 1234) is killed by signal: Bus error\n");
     assert!(plain.status.success(), "{}", stderr(&plain));
     let out = stdout(&plain);
-    assert!(out.starts_with("Suggested filters"), "{out}");
+    assert!(out.starts_with("Read 1 line (60 B); this line stood out:\n  L1 "), "{out}");
+    assert!(out.contains("\nSuggested filters"), "{out}");
     assert!(out.contains("--component \"Training data loader\""), "{out}");
     assert!(out.contains("2024-03-loader-bus-error"), "{out}");
 }

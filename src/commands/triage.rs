@@ -132,16 +132,19 @@ fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Resul
 /// "Read 20,412 lines (2.1 MB); these 4 lines stood out:", then each line with its number.
 fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<()> {
     let size = human_bytes(digest.bytes);
-    let lines = thousands(digest.lines as usize);
+    let lines = match digest.lines {
+        1 => "1 line".to_string(),
+        n => format!("{} lines", thousands(n as usize)),
+    };
     let n = digest.evidence.len();
     let head = if digest.evidence.is_empty() {
-        format!("Read {lines} lines ({size}): nothing in them to triage.")
+        format!("Read {lines} ({size}): nothing in them to triage.")
     } else if digest.stood_out() {
         let these =
             if n == 1 { "this line stood out".to_string() } else { format!("these {n} lines stood out") };
-        format!("Read {lines} lines ({size}); {these}:")
+        format!("Read {lines} ({size}); {these}:")
     } else {
-        format!("Read {lines} lines ({size}); no line stood out as a failure, so the last ones are used:")
+        format!("Read {lines} ({size}); no line stood out as a failure, so the last ones are used:")
     };
     for line in textwrap::wrap(&head, width) {
         writeln!(out, "{line}").map_err(stdout_error)?;
