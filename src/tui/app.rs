@@ -11,17 +11,17 @@
 
 mod export;
 mod loading;
+mod picker;
 mod walk;
 
-pub use self::loading::{Interim, Loading};
+pub use self::{
+    loading::{Interim, Loading},
+    picker::{Picker, PickerRow},
+};
 
 use std::sync::{Arc, OnceLock};
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-use nucleo::{
-    Config, Matcher, Utf32Str,
-    pattern::{AtomKind, CaseMatching, Normalization, Pattern},
-};
 
 use super::{
     doc::{self, CaseDoc, RelatedCase},
@@ -160,6 +160,8 @@ pub struct Results {
     pub breakdown: Breakdown,
     /// What is wrong with the query.
     pub error: Option<String>,
+    /// What inline filter values were read as when they were not exact.
+    pub notes: Vec<String>,
 }
 
 impl Results {
@@ -210,92 +212,6 @@ pub struct BreakdownView {
 impl Default for BreakdownView {
     fn default() -> Self {
         BreakdownView { dimension: Dimension::RootCause, cursor: 0, top: 0 }
-    }
-}
-
-/// A value shown in the picker.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PickerRow {
-    /// The value's name.
-    pub value: String,
-    /// Cases under the applied filters that have it.
-    pub count: usize,
-    /// Characters of the name that matched the filter text.
-    pub matched: Vec<usize>,
-}
-
-/// The facet picker: the values of one kind with counts, narrowed by fuzzy text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Picker {
-    /// The kind shown.
-    pub kind: FacetKind,
-    /// The filter text; a leading `-` applies the value as "must not have".
-    pub filter: Input,
-    /// Every value of the kind with its count, most first.
-    values: Vec<(String, usize, Vec<String>)>,
-    /// The values the filter keeps, best first.
-    pub rows: Vec<PickerRow>,
-    /// The highlighted row.
-    pub cursor: usize,
-    /// The row shown first.
-    pub top: usize,
-}
-
-impl Picker {
-    fn new(library: &Library, filters: &Filters, kind: FacetKind) -> Picker {
-        let values = crate::facet_counts::counts(library, filters, kind, true)
-            .into_iter()
-            .map(|c| {
-                let aliases =
-                    library.taxonomy.get(kind, c.value).map(|v| v.aliases.clone()).unwrap_or_default();
-                (c.value.to_string(), c.count, aliases)
-            })
-            .collect();
-        let mut picker =
-            Picker { kind, filter: Input::default(), values, rows: Vec::new(), cursor: 0, top: 0 };
-        picker.refilter();
-        picker
-    }
-
-    /// Whether Enter applies the value as "must not have".
-    pub fn negated(&self) -> bool {
-        self.filter.text().starts_with('-')
-    }
-
-    fn refilter(&mut self) {
-        let text = self.filter.text().trim_start_matches('-').trim();
-        self.cursor = 0;
-        self.top = 0;
-        if text.is_empty() {
-            self.rows = self
-                .values
-                .iter()
-                .map(|(v, n, _)| PickerRow { value: v.clone(), count: *n, matched: vec![] })
-                .collect();
-            return;
-        }
-        let pattern = Pattern::new(text, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy);
-        let mut matcher = Matcher::new(Config::DEFAULT);
-        let mut buf = Vec::new();
-        let mut scored: Vec<(u32, PickerRow)> = Vec::new();
-        for (value, count, aliases) in &self.values {
-            let mut indices = Vec::new();
-            let by_name = pattern.indices(Utf32Str::new(value, &mut buf), &mut matcher, &mut indices);
-            let by_alias =
-                aliases.iter().filter_map(|a| pattern.score(Utf32Str::new(a, &mut buf), &mut matcher)).max();
-            let Some(score) = by_name.max(by_alias) else { continue };
-            if by_name.is_none() {
-                indices.clear();
-            }
-            indices.sort_unstable();
-            indices.dedup();
-            let matched = indices.into_iter().filter_map(|i| usize::try_from(i).ok()).collect();
-            scored.push((score, PickerRow { value: value.clone(), count: *count, matched }));
-        }
-        scored.sort_by(|a, b| {
-            b.0.cmp(&a.0).then_with(|| b.1.count.cmp(&a.1.count)).then_with(|| a.1.value.cmp(&b.1.value))
-        });
-        self.rows = scored.into_iter().map(|(_, r)| r).collect();
     }
 }
 
@@ -1269,6 +1185,10 @@ impl App {
             return Vec::new();
         }
         let new_query = !self.results.loaded || self.results.generation != response.generation;
+        // Say what an inline value was read as once, when it changes (not again for each page).
+        if !response.notes.is_empty() && response.notes != self.results.notes {
+            self.note = Some(Note { text: response.notes.join("; "), error: false });
+        }
         self.awaiting = false;
         self.dirty = true;
         let filters = &self.filters;
@@ -1287,6 +1207,7 @@ impl App {
             summary: response.summary,
             breakdown: response.breakdown,
             error: response.error,
+            notes: response.notes,
         };
         if new_query {
             self.list = ListView::default();
@@ -1826,6 +1747,34 @@ mod tests {
         assert_eq!(p.rows.first().map(|r| r.value.as_str()), Some("Hang"));
         app.update(key(KeyCode::Esc));
         assert!(app.overlay.is_none());
+    }
+
+    #[test]
+    fn the_picker_counts_what_would_remain_and_reads_near_spellings() {
+        let mut app = started((80, 24));
+        let total = app.library.cases.len();
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Char('2')));
+        for c in "-gpu".chars() {
+            app.update(key(KeyCode::Char(c)));
+        }
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        let gpu = p.rows.iter().find(|r| r.value == "GPU").expect("GPU listed");
+        assert_eq!(gpu.count, total - 1, "excluding GPU leaves the cases without it");
+        for _ in 0.."-gpu".len() {
+            app.update(key(KeyCode::Backspace));
+        }
+        for c in "nccll".chars() {
+            app.update(key(KeyCode::Char(c)));
+        }
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        assert_eq!(p.rows.first().map(|r| (r.value.as_str(), r.count)), Some(("NCCL", 3)));
+        assert_eq!(p.note.as_deref(), Some("read as 'NCCL' (the nearest spelling)"));
+        let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
+        assert_eq!(
+            request.filters.facets,
+            [FacetFilter { kind: FacetKind::Component, value: "NCCL".into(), negated: false }]
+        );
     }
 
     #[test]
