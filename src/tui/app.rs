@@ -9,12 +9,14 @@
 //! Searches carry a generation number: a response for anything but the newest query (and the
 //! page of it last asked for) is dropped.
 
+mod copy;
 mod export;
 mod loading;
 mod picker;
 mod walk;
 
 pub use self::{
+    copy::Clip,
     loading::{Interim, Loading},
     picker::{Picker, PickerRow},
 };
@@ -79,6 +81,9 @@ pub enum Effect {
     /// Export a checklist (write a file, copy, or print after quitting); the loop reports
     /// back with `App::export_finished`.
     Export(Job),
+    /// Put a case id or a source's address on the clipboard (OSC 52); the loop reports back
+    /// with `App::copy_finished`.
+    Copy(Clip),
 }
 
 /// Which part of the screen takes the keys.
@@ -192,10 +197,28 @@ pub struct CaseView {
     pub width: u16,
     /// The first line shown.
     pub scroll: usize,
-    /// The highlighted facet value (an index into `CaseDoc::facets`).
-    pub facet: Option<usize>,
+    /// The highlighted facet value or source address.
+    pub highlight: Option<doc::Item>,
     /// The related cases listed at the end of the document.
     pub related: Vec<RelatedCase>,
+}
+
+impl CaseView {
+    /// The highlighted facet value (an index into `CaseDoc::facets`), if a value is highlighted.
+    pub fn facet(&self) -> Option<usize> {
+        match self.highlight {
+            Some(doc::Item::Facet(i)) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The highlighted source (an index into `CaseDoc::sources`), if one is highlighted.
+    pub fn source(&self) -> Option<usize> {
+        match self.highlight {
+            Some(doc::Item::Source(i)) => Some(i),
+            _ => None,
+        }
+    }
 }
 
 /// The breakdown pane's dimension and highlighted bar.
@@ -641,6 +664,7 @@ impl App {
             Action::ApplySuggestion => return self.apply_suggestion(false),
             Action::Negate => return self.negate(),
             Action::Remove => return self.remove(),
+            Action::Copy => return self.copy(),
             Action::CyclePane => {
                 self.right = self.right.next();
                 if self.layout().is_some_and(|l| l.narrow) {
@@ -772,7 +796,7 @@ impl App {
                 match self.right {
                     RightPane::Case => {
                         self.case_view.scroll = add(self.case_view.scroll, step);
-                        self.case_view.facet = None;
+                        self.case_view.highlight = None;
                     }
                     RightPane::Breakdown => self.breakdown.cursor = add(self.breakdown.cursor, step),
                     // The graph pane takes its own keys (`app/walk.rs`).
@@ -793,7 +817,7 @@ impl App {
             Focus::Results if step > 0 => self.focus = Focus::Detail,
             Focus::Search | Focus::Results => {}
             Focus::Detail => match self.right {
-                RightPane::Case => self.move_facet(step),
+                RightPane::Case => self.move_highlight(step),
                 RightPane::Breakdown => {
                     let i = self.breakdown.dimension.index() as isize + step;
                     self.breakdown.dimension =
@@ -806,18 +830,20 @@ impl App {
         }
     }
 
-    fn move_facet(&mut self, step: isize) {
+    /// Move the case pane's highlight over its facet values and then its source addresses.
+    fn move_highlight(&mut self, step: isize) {
         let height = self.layout().map_or(1, |l| usize::from(l.right_inner().height));
         let view = &mut self.case_view;
         let Some(doc) = view.doc.as_ref() else { return };
-        let Some(last) = doc.facets.len().checked_sub(1) else { return };
-        let next = match view.facet {
+        let items = doc.items();
+        let Some(last) = items.len().checked_sub(1) else { return };
+        let next = match view.highlight.and_then(|h| items.iter().position(|(item, _)| *item == h)) {
             Some(i) => add(i, step).min(last),
-            // The first press picks the first value in view (or the first after it).
-            None => doc.facets.iter().position(|f| f.line >= view.scroll).unwrap_or(last),
+            // The first press picks the first item in view (or the first after it).
+            None => items.iter().position(|(_, line)| *line >= view.scroll).unwrap_or(last),
         };
-        let line = doc.facets[next].line;
-        view.facet = Some(next);
+        let (item, line) = items[next];
+        view.highlight = Some(item);
         if line < view.scroll {
             view.scroll = line;
         } else if line >= view.scroll + height {
@@ -923,7 +949,7 @@ impl App {
         match self.right {
             RightPane::Graph => self.apply_node(negated),
             RightPane::Case => {
-                let chosen = self.case_view.facet.and_then(|i| self.case_doc()?.facets.get(i)).cloned();
+                let chosen = self.case_view.facet().and_then(|i| self.case_doc()?.facets.get(i)).cloned();
                 match chosen {
                     Some(f) => self.apply(f.kind, &f.value, negated),
                     None => {
@@ -1130,12 +1156,11 @@ impl App {
         if self.case_view.width != width || (self.case_view.doc.is_none() && case.is_some()) {
             self.case_view.doc = self.shown_case().map(|c| doc::build(c, &self.case_view.related, width));
             self.case_view.width = width;
-            if self
-                .case_view
-                .facet
-                .is_some_and(|f| self.case_view.doc.as_ref().is_none_or(|d| f >= d.facets.len()))
-            {
-                self.case_view.facet = None;
+            let highlight = self.case_view.highlight;
+            if highlight.is_some_and(|h| {
+                self.case_view.doc.as_ref().is_none_or(|d| !d.items().iter().any(|(item, _)| *item == h))
+            }) {
+                self.case_view.highlight = None;
             }
         }
         self.sync_graph_view();
@@ -1675,9 +1700,9 @@ mod tests {
         assert!(searches(&app.update(key(KeyCode::Enter))).is_empty(), "no value highlighted yet");
         app.update(key(KeyCode::Right));
         let doc = app.case_doc().unwrap().clone();
-        let first = doc.facets[app.case_view.facet.unwrap()].clone();
+        let first = doc.facets[app.case_view.facet().unwrap()].clone();
         app.update(key(KeyCode::Right));
-        let second = doc.facets[app.case_view.facet.unwrap()].clone();
+        let second = doc.facets[app.case_view.facet().unwrap()].clone();
         assert_ne!(first, second);
         let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
         assert_eq!(
@@ -1775,6 +1800,40 @@ mod tests {
             request.filters.facets,
             [FacetFilter { kind: FacetKind::Component, value: "NCCL".into(), negated: false }]
         );
+    }
+
+    #[test]
+    fn y_copies_the_case_id_or_the_highlighted_source_address() {
+        let mut app = started((100, 30));
+        app.update(key(KeyCode::Esc));
+        let id = app.selected_case().unwrap().id.clone();
+        let copies = |effects: Vec<Effect>| -> Vec<Clip> {
+            effects
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Copy(clip) => Some(clip),
+                    _ => None,
+                })
+                .collect()
+        };
+        let clips = copies(app.update(key(KeyCode::Char('y'))));
+        assert_eq!(clips, [Clip { text: id.clone(), what: format!("the id {id}") }], "from the list");
+        app.copy_finished(&clips[0], Ok(()));
+        assert_eq!(app.note.as_ref().map(|n| n.text.clone()), Some(format!("copied the id {id} (OSC 52)")));
+        // In the case pane, → walks past the facet values to the sources.
+        app.update(key(KeyCode::Enter));
+        let doc = app.case_doc().unwrap().clone();
+        for _ in 0..=doc.facets.len() {
+            app.update(key(KeyCode::Right));
+        }
+        assert_eq!(app.case_view.source(), Some(0));
+        let clips = copies(app.update(key(KeyCode::Char('y'))));
+        assert_eq!(clips[0].text, doc.sources[0].url);
+        app.copy_finished(&clips[0], Err("too large".into()));
+        assert!(app.note.as_ref().is_some_and(|n| n.error && n.text == "cannot copy: too large"));
+        assert!(searches(&app.update(key(KeyCode::Char('/')))).is_empty());
+        assert!(copies(app.update(key(KeyCode::Char('y')))).is_empty(), "y is text in the search box");
+        assert_eq!(app.input.text(), "y");
     }
 
     #[test]
