@@ -193,6 +193,31 @@ fn the_facet_picker() {
 }
 
 #[test]
+fn suggestions_that_do_not_fit_say_how_many_more_and_are_reachable() {
+    let mut h = Harness::new(80, 24);
+    h.typed("nccl hang checkpoint dataloader gpu xid shm disk full slow allreduce");
+    let screen = h.screen();
+    let row = screen.lines().find(|l| l.starts_with("Suggested: ")).expect("the row");
+    assert!(row.contains(" more (Tab →)"), "{row}");
+    let hidden: usize = row
+        .split('+')
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
+    insta::assert_snapshot!(screen);
+    let total = h.app.results.suggestions.len();
+    h.key(KeyCode::Tab);
+    for _ in 0..total {
+        h.key(KeyCode::Right);
+    }
+    let last = h.app.results.suggestions.last().expect("suggestions").value.clone();
+    let row =
+        h.screen().lines().find(|l| l.starts_with("Suggested: ")).map(str::to_string).unwrap_or_default();
+    assert!(row.contains(&last), "→ reaches the last of the {hidden} that were cut off: {row}");
+}
+
+#[test]
 fn usable_at_60x16() {
     let mut h = Harness::new(60, 16);
     h.typed("hung");
