@@ -193,6 +193,53 @@ fn the_facet_picker() {
 }
 
 #[test]
+fn the_facet_picker_counts_what_excluding_would_leave() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::Esc).key(KeyCode::Char('2')).typed("-gpu");
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn the_facet_picker_reads_a_near_spelling_and_says_so() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::Esc).key(KeyCode::Char('2')).typed("nccll");
+    let screen = h.screen();
+    assert!(!screen.contains("no value matches"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn an_inline_near_spelling_resolves_with_a_note() {
+    let mut h = Harness::new(80, 24);
+    h.typed("component:nccll ");
+    let screen = h.screen();
+    assert!(
+        screen.contains("[Component: NCCL]") || screen.contains("read component 'nccll' as 'NCCL'"),
+        "{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_source_address_highlighted_at_80x24_is_whole_in_the_status_line() {
+    let mut h = Harness::new(80, 24);
+    h.typed("epoch end hang").key(KeyCode::Enter).key(KeyCode::Enter);
+    let facets = h.app.case_doc().expect("a case open").facets.len();
+    for _ in 0..=facets {
+        h.key(KeyCode::Right);
+    }
+    let screen = h.screen();
+    let url = "https://example.org/postmortems/epoch-end-hang-too-long-for-the-pane";
+    let last = screen.lines().last().unwrap_or_default();
+    assert!(last.trim_start().starts_with(url), "the whole address on the status line: {last}");
+    assert!(
+        !screen.lines().any(|l| l.contains("for-the-pane") && !l.contains(url)),
+        "never broken:\n{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
 fn suggestions_that_do_not_fit_say_how_many_more_and_are_reachable() {
     let mut h = Harness::new(80, 24);
     h.typed("nccl hang checkpoint dataloader gpu xid shm disk full slow allreduce");
