@@ -910,10 +910,9 @@ impl App {
             }
             _ => return Vec::new(),
         }
+        // Focus stays in the filters rows even when they are empty now: moving it to the
+        // search box would turn the next `/` or `q` into text.
         let n = self.filter_items().len();
-        if n == 0 {
-            self.focus = Focus::Search;
-        }
         self.filter_cursor = self.filter_cursor.min(n.saturating_sub(1));
         self.query_changed()
     }
@@ -1653,6 +1652,9 @@ mod tests {
         assert_eq!(app.filter_items()[2], FilterItem::ClearAll);
         let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
         assert!(request.filters.is_empty());
+        assert_eq!(app.focus, Focus::Filters, "focus stays where the user was");
+        app.update(key(KeyCode::Char('/')));
+        assert_eq!((app.focus, app.input.text()), (Focus::Search, ""), "so `/` goes to the search box");
     }
 
     #[test]

@@ -337,7 +337,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
         &[
             ("s", "save to a file (asks before overwriting)"),
             ("c  y", "copy to the clipboard with OSC 52 (works over SSH, tmux, screen)"),
-            ("p", "print to stdout when incidex closes"),
+            ("p", "close incidex now and print it to stdout"),
             ("Esc", "close"),
         ],
     ),
