@@ -56,7 +56,40 @@ fn check_names_every_defect_with_its_position_and_fails() {
         assert!(out.lines().any(|l| l.starts_with(&prefix)), "missing {prefix:?} in:\n{out}");
     }
     assert!(out.contains("taxonomy.toml: warning: Component 'Feature store' is used by no case"), "{out}");
-    assert!(stderr(&o).contains("errors"), "a summary line on stderr: {}", stderr(&o));
+    assert!(
+        out.lines().last().is_some_and(|l| l.starts_with("checked ") && l.contains(" errors")),
+        "the summary is the last line on stdout, as when all is well: {out}"
+    );
+    assert_eq!(stderr(&o), "", "nothing on stderr: the exit code says it failed");
+}
+
+#[test]
+fn an_unknown_theme_is_a_warning_from_every_command() {
+    for args in [
+        &["--theme", "lite", "list"][..],
+        &["--theme", "lite", "check"],
+        &["--theme", "lite", "show", "nope"],
+    ] {
+        let o = incidex(args);
+        let err = stderr(&o);
+        assert!(err.starts_with("incidex: warning: no theme named 'lite'"), "{args:?}: {err}");
+    }
+    let config = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(config.path().join("incidex")).unwrap();
+    std::fs::write(config.path().join("incidex/config.toml"), "theme = \"lite\"\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_incidex"))
+        .args(["list"])
+        .env_remove("INCIDEX_DATA")
+        .env_remove("NO_COLOR")
+        .env("XDG_CONFIG_HOME", config.path())
+        .env("XDG_STATE_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(stderr(&o).starts_with("incidex: warning: no theme named 'lite'"), "{}", stderr(&o));
+    let o = incidex(&["--theme", "light", "list"]);
+    assert_eq!(stderr(&o), "", "a known theme says nothing");
 }
 
 #[test]

@@ -89,3 +89,25 @@ fn an_unknown_graph_node_names_the_nearest_values_too() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("nearest values: component:NCCL"), "{}", stderr(&o));
 }
+
+#[test]
+fn an_offset_past_the_last_result_says_so() {
+    let total = {
+        let o = incidex(&["search", "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        v["total"].as_u64().expect("a total")
+    };
+    let o = incidex(&["search", "--offset", "500"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), format!("incidex: --offset 500 is past the last result: {total} cases match\n"));
+    assert_eq!(stdout(&o), "", "no '0 of N' header");
+}
+
+#[test]
+fn triage_with_nothing_to_read_is_a_usage_error() {
+    let o = incidex(&["triage"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("usage: incidex triage"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

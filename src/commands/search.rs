@@ -36,6 +36,11 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
     crate::commands::print_notes(&response.notes);
     if args.json {
         write_json(out, &JsonOutput::new(engine, &input, &request, &response))?;
+    } else if response.total > 0 && response.hits.is_empty() {
+        return Err(Error::NotFound(format!(
+            "--offset {} is past the last result: {} cases match",
+            response.offset, response.total
+        )));
     } else if response.total > 0 {
         let width = text_width();
         let order = if response.ranked { "best match first" } else { "newest first" };

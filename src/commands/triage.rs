@@ -25,14 +25,20 @@ pub const MAX_INPUT_BYTES: usize = 4 << 20;
 
 /// Triage the text (or stdin) and print what it suggests.
 pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()> {
+    let no_text = || {
+        Error::Usage(
+            "give a sentence or a log line, or - to read a pasted log from stdin \
+             (usage: incidex triage [TEXT | -]... [filters])"
+                .into(),
+        )
+    };
     let input = match args.text.as_slice() {
         [dash] if dash == "-" => read_tail(stdin)?,
-        [] if !std::io::stdin().is_terminal() => read_tail(stdin)?,
-        [] => {
-            return Err(Error::Usage(
-                "give a sentence or a log line, or - to read a pasted log from stdin".into(),
-            ));
+        // Nothing given and nothing piped (stdin empty or closed) is a usage error, as in clap.
+        [] if !std::io::stdin().is_terminal() => {
+            Some(read_tail(stdin)?).filter(|t| !t.trim().is_empty()).ok_or_else(no_text)?
         }
+        [] => return Err(no_text()),
         words => words.join(" "),
     };
     let filters = resolve_filters(&args.filters, engine)?;
