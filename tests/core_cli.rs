@@ -64,6 +64,26 @@ fn check_names_every_defect_with_its_position_and_fails() {
 }
 
 #[test]
+fn check_warns_for_each_placeholder_left_from_the_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = incidex(&["template"]);
+    std::fs::write(dir.path().join("2025-01-15-checkpoint-stall.md"), stdout(&template)).unwrap();
+    let dir = dir.path().to_str().unwrap();
+    let o = incidex(&["--no-bundled", "check", dir]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "placeholders are warnings, not errors: {out}");
+    let placeholders: Vec<&str> =
+        out.lines().filter(|l| l.contains("placeholder from `incidex template`")).collect();
+    for want in
+        ["\"Example Team\" (the organization)", "\"name\" (an owner)", "\"TICKET-1\" (a bug)", "\"TICKET-4\""]
+    {
+        assert!(placeholders.iter().any(|l| l.contains(want) && l.contains(": warning: ")), "{want}: {out}");
+    }
+    assert!(placeholders.len() >= 20, "{out}");
+    assert!(!out.contains(" 0 warnings"), "{out}");
+}
+
+#[test]
 fn an_unknown_theme_is_a_warning_from_every_command() {
     for args in [
         &["--theme", "lite", "list"][..],
