@@ -162,7 +162,7 @@ impl Builder {
     fn address(&mut self, url: &str) {
         let index = self.doc.sources.len();
         self.doc.sources.push(SourceRef { url: url.to_string(), line: self.doc.lines.len() });
-        let shown = crate::columns::truncate(url, self.width.saturating_sub(INDENT.len() * 2));
+        let shown = shorten_address(url, self.width.saturating_sub(INDENT.len() * 2));
         self.push(DocLine(vec![(Part::Body, INDENT.repeat(2)), (Part::Source(index), shown)]));
     }
 
@@ -223,6 +223,39 @@ impl Builder {
         }
         self.push(line);
     }
+}
+
+/// `url` in `room` columns: whole when it fits, else its start and its end around an ellipsis
+/// (`https://github.com/P…ddle/pull/79786`): the end is what tells one issue from the next.
+fn shorten_address(url: &str, room: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let width = |c: char| c.width().unwrap_or(0);
+    if url.width() <= room {
+        return url.to_string();
+    }
+    let Some(keep) = room.checked_sub(1).filter(|k| *k >= 2) else {
+        return crate::columns::truncate(url, room);
+    };
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in url.chars().rev() {
+        if used + width(c) > keep / 2 {
+            break;
+        }
+        used += width(c);
+        tail.push(c);
+    }
+    let mut head = String::new();
+    for c in url.chars() {
+        if used + width(c) > keep {
+            break;
+        }
+        used += width(c);
+        head.push(c);
+    }
+    head.push('…');
+    head.extend(tail.into_iter().rev());
+    head
 }
 
 /// Split a wrapped line into its indent and its text.
@@ -389,8 +422,10 @@ mod tests {
             if width == 60 {
                 assert_eq!(shown, source.url);
             } else {
-                let cut = shown.strip_suffix('…').expect("cut short, not wrapped");
-                assert!(source.url.starts_with(cut), "{shown}");
+                let (head, tail) = shown.split_once('…').expect("cut short, not wrapped");
+                assert!(source.url.starts_with(head) && source.url.ends_with(tail), "{shown}");
+                assert!(tail.ends_with("/issues/46874"), "the end that tells issues apart: {shown}");
+                assert_eq!(shown.width(), usize::from(width) - 4);
             }
             let next = doc.lines.get(source.line + 1).map(DocLine::text).unwrap_or_default();
             assert!(!next.contains("46874"), "nothing of it on the next line: {next}");
