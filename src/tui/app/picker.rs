@@ -107,7 +107,9 @@ impl Picker {
         let pattern = Pattern::new(&text, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        let mut scored: Vec<(u32, PickerRow)> = Vec::new();
+        // (score, cases that have the value, row): ties go to the value more cases have, also
+        // when the rows count what excluding it would leave.
+        let mut scored: Vec<(u32, usize, PickerRow)> = Vec::new();
         for value in &self.values {
             let mut indices = Vec::new();
             let by_name = pattern.indices(Utf32Str::new(&value.name, &mut buf), &mut matcher, &mut indices);
@@ -123,12 +125,12 @@ impl Picker {
             indices.sort_unstable();
             indices.dedup();
             let matched = indices.into_iter().filter_map(|i| usize::try_from(i).ok()).collect();
-            scored.push((score, self.row(value, matched)));
+            scored.push((score, value.count, self.row(value, matched)));
         }
         scored.sort_by(|a, b| {
-            b.0.cmp(&a.0).then_with(|| b.1.count.cmp(&a.1.count)).then_with(|| a.1.value.cmp(&b.1.value))
+            b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)).then_with(|| a.2.value.cmp(&b.2.value))
         });
-        self.rows = scored.into_iter().map(|(_, r)| r).collect();
+        self.rows = scored.into_iter().map(|(_, _, r)| r).collect();
         self.add_resolved(&text);
     }
 
@@ -147,5 +149,29 @@ impl Picker {
             (!found.how.is_exact()).then(|| format!("read as '{}' ({})", value.name, found.how.reason()));
         let row = self.row(value, Vec::new());
         self.rows.insert(0, row);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excluding_keeps_the_order_of_including_and_counts_what_is_left() {
+        let library = Library::bundled();
+        let filters = Filters::default();
+        let mut picker = Picker::new(&library, &filters, FacetKind::Component);
+        picker.filter = Input::new("gpu");
+        picker.refilter();
+        let including: Vec<(String, usize)> =
+            picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
+        assert_eq!(including.first().map(|(v, _)| v.as_str()), Some("GPU"), "{including:?}");
+        picker.filter = Input::new("-gpu");
+        picker.refilter();
+        let excluding: Vec<(String, usize)> =
+            picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
+        let total = library.cases.len();
+        let expected: Vec<(String, usize)> = including.iter().map(|(v, n)| (v.clone(), total - n)).collect();
+        assert_eq!(excluding, expected, "the same rows, each with the cases that lack it");
     }
 }
