@@ -226,6 +226,12 @@ impl Taxonomy {
     /// ([`crate::resolve`]): a name or alias, else the only value with a word starting so, else
     /// a near spelling that stands out. The answer says how, for a note when it was not exact.
     pub fn resolve(&self, kind: FacetKind, input: &str) -> Result<Resolved<'_>, Unresolved> {
+        // A name or alias is one lookup in the term table; the resolver's scan is for the rest.
+        if let Some(value) = self.lookup(kind, input) {
+            let how =
+                if normalize_term(&value.name) == normalize_term(input) { How::Name } else { How::Alias };
+            return Ok(Resolved { value, how });
+        }
         let values: Vec<&FacetValue> = self.values_of(kind).collect();
         let candidates: Vec<Candidate<'_>> =
             values.iter().map(|v| Candidate { name: &v.name, aliases: &v.aliases }).collect();
