@@ -5,7 +5,8 @@
 //!
 //! The rule, in order: an exact name or alias (compared with [`normalize`]); else the only
 //! candidate with a word that starts with the input; else a near spelling that stands out from
-//! the rest. Anything else is unresolved, with the candidates to name in the error. Every
+//! the rest — the one candidate fewest typos away (one for a short word, two for a longer one),
+//! or one spelled clearly more alike than any other (Jaro-Winkler). Anything else is unresolved, with the candidates to name in the error. Every
 //! resolution says [`How`] it was reached, so callers can say what a word was read as when it
 //! was not exact (a note on stderr, a line in the terminal UI).
 //!
@@ -133,6 +134,9 @@ pub fn resolve(input: &str, candidates: &[Candidate<'_>]) -> Result<Match, Miss>
     if let [index] = word_starts.as_slice() {
         return Ok(Match { index: *index, how: How::WordStart });
     }
+    if let Some(index) = fewest_typos(&norm, candidates) {
+        return Ok(Match { index, how: How::NearSpelling });
+    }
     let ranked = scored(&norm, candidates);
     if let [(best, index), rest @ ..] = ranked.as_slice()
         && *best >= NEAR
@@ -145,6 +149,47 @@ pub fn resolve(input: &str, candidates: &[Candidate<'_>]) -> Result<Match, Miss>
         return Err(Miss::Ambiguous(word_starts));
     }
     Err(Miss::Unknown(ranked.into_iter().take(3).map(|(_, i)| i).collect()))
+}
+
+/// How many typos (edits, a swap of neighbours counting as one) a word of `len` characters may
+/// have and still be read as a near spelling: none below three letters, one up to five, two above.
+fn typos_allowed(len: usize) -> usize {
+    match len {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    }
+}
+
+/// The one candidate with a name or alias fewer typos away from `norm` than any other, when
+/// that is few enough (`metaa` is one from Meta and two from Meta AI).
+fn fewest_typos(norm: &str, candidates: &[Candidate<'_>]) -> Option<usize> {
+    let allowed = typos_allowed(norm.chars().count());
+    if allowed == 0 {
+        return None;
+    }
+    let mut distances: Vec<(usize, usize)> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            (
+                c.terms()
+                    .map(|t| strsim::damerau_levenshtein(&normalize(t), norm))
+                    .min()
+                    .unwrap_or(usize::MAX),
+                i,
+            )
+        })
+        .collect();
+    distances.sort_unstable();
+    match distances.as_slice() {
+        [(best, index), rest @ ..]
+            if *best <= allowed && rest.first().is_none_or(|(next, _)| next > best) =>
+        {
+            Some(*index)
+        }
+        _ => None,
+    }
 }
 
 /// The `n` candidates spelled most like `input`, best first.
@@ -217,6 +262,7 @@ mod tests {
             ("ai", "Shanghai AI Laboratory", How::WordStart),
             ("nccll", "NCCL", How::NearSpelling),
             ("metaa", "Meta", How::NearSpelling),
+            ("ncl", "NCCL", How::NearSpelling),
             ("dataloadr", "Training data loader", How::NearSpelling),
         ] {
             let found = resolve(input, &candidates).unwrap_or_else(|e| panic!("{input}: {e:?}"));
@@ -232,10 +278,23 @@ mod tests {
             Candidate::named("OpenAI"),
         ];
         assert_eq!(resolve("meta", &candidates), Err(Miss::Ambiguous(vec![0, 1])));
+        // One typo from two candidates alike is no standout.
+        let two = [Candidate::named("Meta AI"), Candidate::named("Meta Al"), Candidate::named("Meta")];
+        assert_eq!(resolve("meta a", &two).map(|m| m.index), Err(Miss::Ambiguous(vec![0, 1])));
         assert!(matches!(resolve("flux capacitor", &candidates), Err(Miss::Unknown(n)) if n.len() == 3));
         assert!(matches!(resolve("", &candidates), Err(Miss::Unknown(_))));
         assert!(!starts_a_word("openai", "ai"), "inside a word is not a word start");
         assert!(!starts_a_word("nvlink", "nv"), "two letters are too few to stand for a word");
+    }
+
+    #[test]
+    fn one_typo_from_one_name_beats_names_that_share_its_start() {
+        let candidates =
+            [Candidate::named("Meta"), Candidate::named("Meta AI"), Candidate::named("Meta (FAIR)")];
+        let found = resolve("metaa", &candidates).unwrap();
+        assert_eq!((found.index, found.how), (0, How::NearSpelling));
+        assert_eq!(typos_allowed(2), 0, "two letters are too few to guess at");
+        assert!(resolve("mx", &[Candidate::named("MI")]).is_err());
     }
 
     #[test]
