@@ -111,3 +111,18 @@ fn triage_with_nothing_to_read_is_a_usage_error() {
     assert!(err.contains("usage: incidex triage"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn metaa_is_meta_in_the_bundled_library_where_several_organizations_start_with_meta() {
+    let o = Command::new(env!("CARGO_BIN_EXE_incidex"))
+        .args(["search", "--org", "metaa", "--json"])
+        .env_remove("INCIDEX_DATA")
+        .env("XDG_CONFIG_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .env("XDG_STATE_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "incidex: note: read organization 'metaa' as 'Meta' (the nearest spelling)\n");
+}
