@@ -212,7 +212,7 @@ fn paging_is_consistent() {
 
 #[test]
 fn unknown_values_are_usage_errors_naming_the_nearest() {
-    let o = incidex(&["search", "component:nccx hang"]);
+    let o = incidex(&["search", "component:nccxx hang"]); // two typos from NCCL: too far
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("incidex: unknown component 'nccx"), "{}", stderr(&o));
     assert!(stderr(&o).contains("nearest: 'NCCL'"), "{}", stderr(&o));
