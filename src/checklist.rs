@@ -24,7 +24,7 @@ use crate::{
         model::{ActionType, ItemOrigin},
     },
     filter::{FacetFilter, Filters},
-    markdown::{escape_inline, safe_url},
+    markdown::{escape_inline, escape_link_text, safe_url},
 };
 
 /// What to build a checklist for.
@@ -355,7 +355,7 @@ fn case_ref(case: &CaseEntry) -> (String, String) {
         .sources
         .iter()
         .map(|src| match &src.url {
-            Some(url) => format!("[{}]({url})", escape_inline(&src.title)),
+            Some(url) => format!("[{}]({url})", escape_link_text(&src.title)),
             None => escape_inline(&src.title),
         })
         .collect();

@@ -214,9 +214,16 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    /// Resolve the flags into [`crate::filter::Filters`]; an unknown value is a usage error
-    /// naming the nearest valid values.
-    pub fn to_filters(&self, taxonomy: &crate::taxonomy::Taxonomy) -> crate::Result<crate::filter::Filters> {
+    /// Resolve the flags into [`crate::filter::Filters`] through the one resolver: facet values
+    /// through the taxonomy, `--org` through `organizations` (the library's own spellings). An
+    /// unknown value is a usage error naming the nearest valid values; what a value was read as
+    /// when it was not exact (`--component nccll` as NCCL) is added to `notes`.
+    pub fn to_filters(
+        &self,
+        taxonomy: &crate::taxonomy::Taxonomy,
+        organizations: &[String],
+        notes: &mut Vec<String>,
+    ) -> crate::Result<crate::filter::Filters> {
         use crate::corpus::FacetKind;
         let mut filters = crate::filter::Filters::default();
         for (kind, values) in [
@@ -230,10 +237,17 @@ impl FilterArgs {
                     Some(rest) => (true, rest),
                     None => (false, v.as_str()),
                 };
-                filters.add_facet(taxonomy, kind, v, negated)?;
+                notes.extend(filters.add_facet(taxonomy, kind, v, negated)?);
             }
         }
-        filters.organizations = self.org.clone();
+        for typed in &self.org {
+            let org = crate::search::query::resolve_org(typed, organizations)
+                .map_err(|(message, _)| crate::Error::Usage(format!("--org: {message}")))?;
+            notes.extend(org.note);
+            if !filters.organizations.contains(&org.name) {
+                filters.organizations.push(org.name);
+            }
+        }
         let date = |s: &Option<String>, flag: &str| -> crate::Result<_> {
             s.as_deref()
                 .map(|d| d.parse().map_err(|e| crate::Error::Usage(format!("--{flag}: {e}"))))

@@ -25,6 +25,9 @@ pub enum Error {
     NotFound(String),
     /// Anything else at run time.
     Failed(String),
+    /// A failure the command has reported in its own output already (`check` prints its
+    /// problems and summary on stdout): exit 1 with nothing more on stderr.
+    Reported,
 }
 
 /// `Result` with [`Error`].
@@ -51,6 +54,7 @@ impl fmt::Display for Error {
             Error::Usage(msg) | Error::NotFound(msg) | Error::Failed(msg) => f.write_str(msg),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Data(d) => d.fmt(f),
+            Error::Reported => f.write_str("failed (see the output above)"),
         }
     }
 }

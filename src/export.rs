@@ -67,8 +67,11 @@ pub fn write_with(
         _ => Path::new("."),
     };
     // Dropping `tmp` on any early return deletes the temporary file.
-    let mut tmp =
-        tempfile::Builder::new().prefix(".incidex-").suffix(".tmp").tempfile_in(dir).map_err(io_error)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".incidex-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| io_error(without_temporary_name(e)))?;
     {
         let mut writer = io::BufWriter::new(tmp.as_file_mut());
         fill(&mut writer).map_err(io_error)?;
@@ -86,6 +89,15 @@ pub fn write_with(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// `e` without the `at path ".../.incidex-XXXX.tmp"` tempfile adds: the user named the target,
+/// which the message already leads with, and never saw the temporary file.
+fn without_temporary_name(e: io::Error) -> io::Error {
+    match e.to_string().rsplit_once(" at path ") {
+        Some((what, _)) => io::Error::new(e.kind(), what.to_string()),
+        None => e,
+    }
 }
 
 /// Mode 0644: the owner writes, everyone reads (a temporary file starts at 0600).
@@ -180,5 +192,6 @@ mod tests {
         let missing = dir.path().join("no/such/dir/list.md");
         let err = write_file(&missing, b"x", false).unwrap_err();
         assert!(err.to_string().starts_with(&missing.display().to_string()), "{err}");
+        assert!(!err.to_string().contains(".incidex-"), "the temporary file is not named: {err}");
     }
 }

@@ -53,18 +53,20 @@ impl Filters {
             && self.before.is_none()
     }
 
-    /// Add a facet condition from what someone typed, resolved through names and aliases.
-    /// A repeat of an existing condition is ignored; the opposite of one replaces it.
+    /// Add a facet condition from what someone typed, resolved through names, aliases and near
+    /// spellings ([`Taxonomy::resolve`]). A repeat of an existing condition is ignored; the
+    /// opposite of one replaces it. Returns a note saying what `typed` was read as when it was
+    /// not a name or alias.
     pub fn add_facet(
         &mut self,
         taxonomy: &Taxonomy,
         kind: FacetKind,
         typed: &str,
         negated: bool,
-    ) -> Result<()> {
-        let value = taxonomy.resolve(kind, typed).map_err(|e| Error::Usage(e.to_string()))?.name.clone();
-        self.set_facet(FacetFilter { kind, value, negated });
-        Ok(())
+    ) -> Result<Option<String>> {
+        let resolved = taxonomy.resolve(kind, typed).map_err(|e| Error::Usage(e.to_string()))?;
+        self.set_facet(FacetFilter { kind, value: resolved.value.name.clone(), negated });
+        Ok(resolved.note(typed))
     }
 
     /// Add an already-resolved facet condition (see [`Filters::add_facet`] for the rules).

@@ -25,6 +25,7 @@ pub mod markdown;
 pub mod numbers;
 pub mod osc52;
 pub mod progress;
+pub mod resolve;
 pub mod search;
 pub mod synthetic;
 pub mod taxonomy;

@@ -37,6 +37,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Error::Reported) => ExitCode::from(1),
         Err(e) => {
             eprintln!("incidex: {e}");
             ExitCode::from(e.exit_code() as u8)
@@ -46,6 +47,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> incidex::Result<()> {
     let settings = Settings::resolve(&cli.global)?;
+    if cli.command.is_some() {
+        warn_unknown_theme(&settings);
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = match &cli.command {
@@ -90,6 +94,16 @@ fn run(cli: Cli) -> incidex::Result<()> {
     };
     result?;
     out.flush().map_err(commands::stdout_error)
+}
+
+/// A theme that the TUI would refuse (`--theme lite`, `theme = "lite"` in the config) is worth a
+/// warning from every command, not only the one that draws with it.
+fn warn_unknown_theme(settings: &Settings) {
+    let Some(request) = settings.theme.as_deref() else { return };
+    let user_dir = incidex::theme::user_dir();
+    if let Err(e) = incidex::theme::resolve(Some(request), settings.no_color, user_dir.as_deref()) {
+        eprintln!("incidex: warning: {e}");
+    }
 }
 
 /// The terminal UI: the library is opened on a thread while the UI starts (with a gauge when

@@ -56,7 +56,60 @@ fn check_names_every_defect_with_its_position_and_fails() {
         assert!(out.lines().any(|l| l.starts_with(&prefix)), "missing {prefix:?} in:\n{out}");
     }
     assert!(out.contains("taxonomy.toml: warning: Component 'Feature store' is used by no case"), "{out}");
-    assert!(stderr(&o).contains("errors"), "a summary line on stderr: {}", stderr(&o));
+    assert!(
+        out.lines().last().is_some_and(|l| l.starts_with("checked ") && l.contains(" errors")),
+        "the summary is the last line on stdout, as when all is well: {out}"
+    );
+    assert_eq!(stderr(&o), "", "nothing on stderr: the exit code says it failed");
+}
+
+#[test]
+fn check_warns_for_each_placeholder_left_from_the_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = incidex(&["template"]);
+    std::fs::write(dir.path().join("2025-01-15-checkpoint-stall.md"), stdout(&template)).unwrap();
+    let dir = dir.path().to_str().unwrap();
+    let o = incidex(&["--no-bundled", "check", dir]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "placeholders are warnings, not errors: {out}");
+    let placeholders: Vec<&str> =
+        out.lines().filter(|l| l.contains("placeholder from `incidex template`")).collect();
+    for want in
+        ["\"Example Team\" (the organization)", "\"name\" (an owner)", "\"TICKET-1\" (a bug)", "\"TICKET-4\""]
+    {
+        assert!(placeholders.iter().any(|l| l.contains(want) && l.contains(": warning: ")), "{want}: {out}");
+    }
+    assert!(placeholders.len() >= 20, "{out}");
+    assert!(!out.contains(" 0 warnings"), "{out}");
+}
+
+#[test]
+fn an_unknown_theme_is_a_warning_from_every_command() {
+    for args in [
+        &["--theme", "lite", "list"][..],
+        &["--theme", "lite", "check"],
+        &["--theme", "lite", "show", "nope"],
+    ] {
+        let o = incidex(args);
+        let err = stderr(&o);
+        assert!(err.starts_with("incidex: warning: no theme named 'lite'"), "{args:?}: {err}");
+    }
+    let config = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(config.path().join("incidex")).unwrap();
+    std::fs::write(config.path().join("incidex/config.toml"), "theme = \"lite\"\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_incidex"))
+        .args(["list"])
+        .env_remove("INCIDEX_DATA")
+        .env_remove("NO_COLOR")
+        .env("XDG_CONFIG_HOME", config.path())
+        .env("XDG_STATE_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(stderr(&o).starts_with("incidex: warning: no theme named 'lite'"), "{}", stderr(&o));
+    let o = incidex(&["--theme", "light", "list"]);
+    assert_eq!(stderr(&o), "", "a known theme says nothing");
 }
 
 #[test]

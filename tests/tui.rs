@@ -193,6 +193,78 @@ fn the_facet_picker() {
 }
 
 #[test]
+fn the_facet_picker_counts_what_excluding_would_leave() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::Esc).key(KeyCode::Char('2')).typed("-gpu");
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn the_facet_picker_reads_a_near_spelling_and_says_so() {
+    let mut h = Harness::new(80, 24);
+    h.key(KeyCode::Esc).key(KeyCode::Char('2')).typed("nccll");
+    let screen = h.screen();
+    assert!(!screen.contains("no value matches"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn an_inline_near_spelling_resolves_with_a_note() {
+    let mut h = Harness::new(80, 24);
+    h.typed("component:nccll ");
+    let screen = h.screen();
+    assert!(
+        screen.contains("[Component: NCCL]") || screen.contains("read component 'nccll' as 'NCCL'"),
+        "{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_source_address_highlighted_at_80x24_is_whole_in_the_status_line() {
+    let mut h = Harness::new(80, 24);
+    h.typed("epoch end hang").key(KeyCode::Enter).key(KeyCode::Enter);
+    let facets = h.app.case_doc().expect("a case open").facets.len();
+    for _ in 0..=facets {
+        h.key(KeyCode::Right);
+    }
+    let screen = h.screen();
+    let url = "https://example.org/postmortems/epoch-end-hang-too-long-for-the-pane";
+    let last = screen.lines().last().unwrap_or_default();
+    assert!(last.trim_start().starts_with(url), "the whole address on the status line: {last}");
+    // Cut short in the pane (start … end) but never wrapped onto a second line.
+    let pieces: Vec<&str> = screen.lines().filter(|l| l.contains("the-pane")).collect();
+    assert_eq!(pieces.len(), 2, "the pane's line and the status line: {pieces:#?}");
+    assert!(pieces.iter().all(|l| l.contains("https://example.org")), "never wrapped: {pieces:#?}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn suggestions_that_do_not_fit_say_how_many_more_and_are_reachable() {
+    let mut h = Harness::new(80, 24);
+    h.typed("nccl hang checkpoint dataloader gpu xid shm disk full slow allreduce");
+    let screen = h.screen();
+    let row = screen.lines().find(|l| l.starts_with("Suggested: ")).expect("the row");
+    assert!(row.contains(" more (Tab →)"), "{row}");
+    let hidden: usize = row
+        .split('+')
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
+    insta::assert_snapshot!(screen);
+    let total = h.app.results.suggestions.len();
+    h.key(KeyCode::Tab);
+    for _ in 0..total {
+        h.key(KeyCode::Right);
+    }
+    let last = h.app.results.suggestions.last().expect("suggestions").value.clone();
+    let row =
+        h.screen().lines().find(|l| l.starts_with("Suggested: ")).map(str::to_string).unwrap_or_default();
+    assert!(row.contains(&last), "→ reaches the last of the {hidden} that were cut off: {row}");
+}
+
+#[test]
 fn usable_at_60x16() {
     let mut h = Harness::new(60, 16);
     h.typed("hung");

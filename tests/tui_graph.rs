@@ -145,6 +145,32 @@ fn the_graph_at_160x48() {
 }
 
 #[test]
+fn the_graph_at_200x50_uses_the_room() {
+    let mut h = Harness::new(200, 50);
+    h.graph_of("zeta fine-tune");
+    let screen = h.screen();
+    // Cases (■) in every quadrant of the graph pane, not bunched in two corners.
+    let lines: Vec<&str> = screen.lines().collect();
+    let pane_left = lines
+        .iter()
+        .find_map(|l| l.find("┌ Graph").map(|byte| l[..byte].chars().count()))
+        .unwrap_or_else(|| panic!("the graph pane:\n{screen}"));
+    let rows: Vec<(usize, usize)> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(y, l)| {
+            l.chars().enumerate().filter(|(x, c)| *c == '■' && *x >= pane_left).map(move |(x, _)| (x, y))
+        })
+        .collect();
+    let (mid_x, mid_y) = (pane_left + (200 - pane_left) / 2, lines.len() / 2);
+    for (right, below) in [(false, false), (false, true), (true, false), (true, true)] {
+        let n = rows.iter().filter(|(x, y)| (*x > mid_x) == right && (*y > mid_y) == below).count();
+        assert!(n >= 1, "no case in the {right}/{below} quadrant:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
 fn too_small_to_draw_the_graph_is_a_list_by_kind() {
     let mut h = Harness::new(50, 14);
     h.graph_of("zeta fine-tune").key(KeyCode::Down).key(KeyCode::Down);

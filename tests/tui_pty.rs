@@ -507,3 +507,24 @@ fn quitting_while_a_large_library_loads_exits_at_once() {
     );
     s.assert_restored();
 }
+
+#[test]
+fn y_copies_the_selected_case_id_through_osc_52() {
+    use base64::Engine as _;
+    let _serial = one_at_a_time();
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to 6 of 6");
+    // Esc leaves the search box for the list, where `y` is a command, not text.
+    s.send(b"\x1b");
+    std::thread::sleep(Duration::from_millis(100));
+    s.send(b"y");
+    s.wait_text("(OSC 52)");
+    let screen = s.contents();
+    let note = screen.lines().find(|l| l.contains("copied the id ")).expect("the confirmation");
+    let id = note.split("copied the id ").nth(1).and_then(|r| r.split(' ').next()).expect("an id");
+    let encoded = base64::engine::general_purpose::STANDARD.encode(id);
+    let raw = String::from_utf8_lossy(&s.raw.lock().unwrap()).to_string();
+    assert!(raw.contains(&format!("]52;c;{encoded}")), "no OSC 52 sequence for {id}");
+    s.send(b"q");
+    s.wait_exit(TIMEOUT).expect("q quits");
+}

@@ -1,4 +1,5 @@
-//! `incidex check [DIR]...`: validate libraries, one problem per line.
+//! `incidex check [DIR]...`: validate libraries, one problem per line, then a summary line, all
+//! on stdout; exit 1 when there is an error.
 
 use std::io::Write;
 
@@ -33,14 +34,11 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     if report.hints() > 0 {
         summary.push_str(&format!(", {}", plural(report.hints(), "hint")));
     }
-    if report.passed() {
-        if !args.json {
-            writeln!(out, "{summary}").map_err(stdout_error)?;
-        }
-        Ok(())
-    } else {
-        Err(Error::Failed(summary))
+    // The summary goes where the problems went (stdout), pass or fail; the exit code says which.
+    if !args.json {
+        writeln!(out, "{summary}").map_err(stdout_error)?;
     }
+    if report.passed() { Ok(()) } else { Err(Error::Reported) }
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -14,7 +14,7 @@ use crate::{
 
 /// Build the checklist for the first `--component` under the other filters and write it.
 pub fn run(args: &ChecklistArgs, library: &Library, out: &mut dyn Write) -> Result<()> {
-    let filters = args.filters.to_filters(&library.taxonomy)?;
+    let filters = crate::commands::resolve_filters(&args.filters, library)?;
     let component = filters
         .facets
         .iter()

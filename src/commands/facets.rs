@@ -12,7 +12,7 @@ use crate::{
 
 /// Print the counts for one kind or all four.
 pub fn run(args: &FacetsArgs, library: &Library, out: &mut dyn Write) -> Result<()> {
-    let filters = args.filters.to_filters(&library.taxonomy)?;
+    let filters = crate::commands::resolve_filters(&args.filters, library)?;
     let kinds: Vec<FacetKind> = match &args.kind {
         Some(k) => vec![k.parse::<FacetKind>().map_err(Error::Usage)?],
         None => FacetKind::ALL.to_vec(),

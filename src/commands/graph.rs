@@ -14,7 +14,9 @@ use crate::{
 /// Print the neighbourhood of `args.node` to `args.depth` hops in the format asked for.
 pub fn run(args: &GraphArgs, library: &Library, out: &mut dyn Write) -> Result<()> {
     let graph = Graph::build(&library.cases);
-    let centre = graph.resolve(&library.taxonomy, &args.node)?;
+    let located = graph.resolve(&library.taxonomy, &args.node)?;
+    crate::commands::print_notes(located.note.as_slice());
+    let centre = located.id;
     let hood = graph.neighbourhood(centre, usize::from(args.depth));
     let text = match args.format() {
         GraphFormat::Json => {

@@ -1,7 +1,9 @@
 //! The non-interactive commands: library calls in, text or JSON out.
 //!
 //! Each command writes to the `out` it is given (stdout in `main`, a buffer in tests) and
-//! returns an error for `main` to report; none of them touches the terminal or exits.
+//! returns an error for `main` to report; none of them touches the terminal or exits. The one
+//! thing written to stderr here is a note saying what a typed value was read as when it was not
+//! exact ([`print_notes`]), so that stdout stays the answer alone.
 
 pub mod check;
 pub mod checklist;
@@ -44,3 +46,26 @@ pub fn stdout_error(e: std::io::Error) -> Error {
 }
 
 pub use crate::columns::truncate;
+
+/// Print each note on stderr as `incidex: note: ...` (what a typed value was read as).
+pub fn print_notes(notes: &[String]) {
+    let mut stderr = std::io::stderr().lock();
+    for note in notes {
+        let _ = writeln!(stderr, "incidex: note: {note}");
+    }
+}
+
+/// The filter flags of a command that works on the library without the search engine
+/// (`facets`, `checklist`), resolved; notes on stderr (see [`crate::cli::FilterArgs::to_filters`]).
+pub fn resolve_filters(
+    args: &crate::cli::FilterArgs,
+    library: &crate::corpus::Library,
+) -> Result<crate::filter::Filters> {
+    let mut organizations: Vec<String> = library.cases.iter().map(|c| c.organization.clone()).collect();
+    organizations.sort_by_key(|o| o.to_lowercase());
+    organizations.dedup();
+    let mut notes = Vec::new();
+    let filters = args.to_filters(&library.taxonomy, &organizations, &mut notes)?;
+    print_notes(&notes);
+    Ok(filters)
+}

@@ -16,7 +16,7 @@ use crate::{
     corpus::{FacetKind, model::PartialDate},
     error::{Error, Result},
     filter::Filters,
-    search::{Breakdown, Engine, Request, Response, Suggestion, query::resolve_org},
+    search::{Breakdown, Engine, Request, Response, Suggestion},
     text,
 };
 
@@ -35,8 +35,14 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
     };
     let response = engine.search(&request);
     check_errors(&response)?;
+    crate::commands::print_notes(&response.notes);
     if args.json {
         write_json(out, &JsonOutput::new(engine, &input, &request, &response))?;
+    } else if response.total > 0 && response.hits.is_empty() {
+        return Err(Error::NotFound(format!(
+            "--offset {} is past the last result: {} cases match",
+            response.offset, response.total
+        )));
     } else if response.total > 0 {
         let width = text_width();
         let order = if response.ranked { "best match first" } else { "newest first" };
@@ -59,17 +65,13 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
 }
 
 /// The flags as filters: facet values through the taxonomy, organizations through the library's
-/// own names (`--org meta` is `Meta`); anything unknown is a usage error naming the nearest.
+/// own names (`--org meta` is `Meta`); anything unknown is a usage error naming the nearest, and
+/// what an inexact value was read as is a note on stderr.
 pub fn resolve_filters(args: &FilterArgs, engine: &Engine) -> Result<Filters> {
-    let mut filters = args.to_filters(&engine.library().taxonomy)?;
-    let organizations = engine.catalog().organizations();
-    filters.organizations = filters
-        .organizations
-        .iter()
-        .map(|o| {
-            resolve_org(o, organizations).map_err(|(message, _)| Error::Usage(format!("--org: {message}")))
-        })
-        .collect::<Result<_>>()?;
+    let mut notes = Vec::new();
+    let filters =
+        args.to_filters(&engine.library().taxonomy, engine.catalog().organizations(), &mut notes)?;
+    crate::commands::print_notes(&notes);
     Ok(filters)
 }
 

@@ -7,7 +7,7 @@ use crate::{
     commands::{stdout_error, text_width, write_json},
     corpus::{Case, FacetKind, Library},
     error::{Error, Result},
-    markdown::{escape_inline, link},
+    markdown::{escape_cell, escape_inline, link},
 };
 
 /// Print the case `args.id`, or fail naming the nearest ids.
@@ -195,7 +195,7 @@ pub fn to_markdown(case: &Case) -> String {
             .iter()
             .map(|v| {
                 let inferred = if case.facets.is_inferred(kind, v) { " *(inferred)*" } else { "" };
-                format!("{}{inferred}", escape_inline(v))
+                format!("{}{inferred}", escape_cell(v))
             })
             .collect();
         s.push_str(&format!(

@@ -25,6 +25,18 @@ mod tests {
     };
 
     #[test]
+    fn the_unedited_template_warns_for_each_placeholder() {
+        let found = crate::corpus::placeholders::find("pm/template.md", POSTMORTEM_TEMPLATE);
+        let said = |text: &str| found.iter().any(|d| d.message.contains(&format!("\"{text}\"")));
+        for text in ["Example Team", "name", "TICKET-1", "TICKET-2", "TICKET-3", "TICKET-4"] {
+            assert!(said(text), "{text}: {found:#?}");
+        }
+        // Every prompt under a heading is example text too.
+        assert!(found.len() >= 20, "{found:#?}");
+        assert!(found.iter().all(|d| d.severity == crate::diag::Severity::Warning));
+    }
+
+    #[test]
     fn the_template_loads_as_a_complete_case() {
         let (taxonomy, _) =
             Taxonomy::parse(crate::corpus::bundled::TAXONOMY_PATH, crate::corpus::bundled::TAXONOMY);

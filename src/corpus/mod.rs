@@ -11,6 +11,7 @@ pub mod load;
 pub mod markdown;
 pub mod model;
 pub mod parse;
+pub mod placeholders;
 
 pub use load::{Library, LoadOptions};
 pub use model::{Case, CaseBody, FacetKind};

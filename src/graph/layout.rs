@@ -5,6 +5,8 @@
 //! The picture: the centre node in the middle (its label is its marker), an inner ring
 //! (for a case, its facet values) and an outer ring (related nodes, best first), both ellipses
 //! drawn clockwise from the top, wider than tall because a cell is about twice as tall as wide.
+//! Both rings are evenly spaced, so a large canvas is used all round; each outer node keeps
+//! the clockwise order of the value it is joined to, turned as near to it as the spacing allows.
 //! Each ring node has a marker cell and a one-row label beside it, pointing away from the
 //! centre: to the right of nodes on the right half, to the left of nodes on the left half.
 //!
@@ -237,6 +239,35 @@ fn inner_position(i: usize, n: usize) -> f64 {
     }
 }
 
+/// Clockwise positions (0 to 1) for nodes whose preferred positions are `hints` (ascending):
+/// evenly spaced, in the same order, turned round the ring to sit as near their hints as they
+/// can (least squares over the circular distances).
+fn evenly_around(hints: &[f64]) -> Vec<f64> {
+    let k = hints.len();
+    if k == 0 {
+        return Vec::new();
+    }
+    let step = 1.0 / k as f64;
+    let at = |turn: f64, j: usize| (turn + j as f64 * step).rem_euclid(1.0);
+    let cost = |turn: f64| -> f64 {
+        hints
+            .iter()
+            .enumerate()
+            .map(|(j, h)| {
+                let d = (at(turn, j) - h).rem_euclid(1.0);
+                d.min(1.0 - d).powi(2)
+            })
+            .sum()
+    };
+    // Turns of a 240th of the ring: finer than any canvas has rows.
+    const TURNS: u32 = 240;
+    let best = (0..TURNS)
+        .map(|t| f64::from(t) / f64::from(TURNS))
+        .min_by(|a, b| cost(*a).total_cmp(&cost(*b)).then(a.total_cmp(b)))
+        .unwrap_or(0.0);
+    (0..k).map(|j| at(best, j)).collect()
+}
+
 /// Place `centre`, `inner` and as many of `outer` as fit (each outer node with the indices of
 /// the inner nodes it is joined to, strongest first: it is placed beside the first) on a
 /// `width` × `height` canvas.
@@ -280,9 +311,11 @@ fn place(
     let mut left_rows = rows_for(&positions[right_n..], ry_i, cy, &[])?;
     left_rows.reverse();
 
-    // Outer ring: each node beside the inner node it is most strongly joined to (its first
-    // link), so that edge is short; sorted clockwise, the first half on the right and the rest
-    // on the left.
+    // Outer ring: evenly spaced around the whole ring, so a large canvas is used all round
+    // (nodes placed only beside what they are joined to bunch where the strongest values are),
+    // in the clockwise order of the inner node each is most strongly joined to (its first
+    // link), turned so each sits as near that node as the spacing allows. Positions below ½ are
+    // on the right, the rest on the left.
     let hint = |links: &[usize], rank: usize| -> f64 {
         match links.iter().find(|&&i| i < n) {
             Some(&i) => inner_position(i, n),
@@ -292,11 +325,16 @@ fn place(
     };
     let mut order: Vec<(f64, usize)> = outer.iter().enumerate().map(|(i, (_, l))| (hint(l, i), i)).collect();
     order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let right_k = order.len().div_ceil(2);
-    let clamp_right: Vec<f64> = order[..right_k].iter().map(|(h, _)| h.clamp(0.0, 0.5)).collect();
-    let clamp_left: Vec<f64> = order[right_k..].iter().map(|(h, _)| h.clamp(0.5, 1.0)).collect();
-    let out_right_rows = rows_for(&clamp_right, ry_o, cy, &right_rows)?;
-    let mut out_left_rows = rows_for(&clamp_left, ry_o, cy, &left_rows)?;
+    let hints: Vec<f64> = order.iter().map(|(h, _)| *h).collect();
+    let mut around: Vec<(f64, usize)> =
+        evenly_around(&hints).into_iter().zip(order.iter().map(|(_, i)| *i)).collect();
+    around.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let right_k = around.iter().filter(|(p, _)| *p < 0.5).count();
+    let order = around;
+    let right_positions: Vec<f64> = order[..right_k].iter().map(|(p, _)| *p).collect();
+    let left_positions: Vec<f64> = order[right_k..].iter().map(|(p, _)| *p).collect();
+    let out_right_rows = rows_for(&right_positions, ry_o, cy, &right_rows)?;
+    let mut out_left_rows = rows_for(&left_positions, ry_o, cy, &left_rows)?;
     out_left_rows.reverse();
 
     let on_right = |text: &str, x: i32, y: i32| -> Option<Placed> {
@@ -497,6 +535,34 @@ mod tests {
         let l = run(80, 24, &TEN, &outer).unwrap();
         assert!(l.outer[0].x > 40 && l.outer[0].y < 12, "{:?}", l.outer[0]);
         assert!(l.outer[1].x < 40 && l.outer[1].y > 12, "{:?}", l.outer[1]);
+    }
+
+    #[test]
+    fn a_large_canvas_is_used_all_round_even_when_every_case_shares_one_value() {
+        // Every related case joined to the same value (top right): they still go all round.
+        let outer: Vec<(String, Vec<usize>)> =
+            (0..12).map(|i| (format!("Related case {i} with a title"), vec![0])).collect();
+        let l = run(196, 44, &TEN, &outer).expect("draws");
+        assert_eq!(l.outer.len(), 12);
+        let (cx, cy) = (98, 22);
+        let quadrant = |p: &Placed| (p.x > cx, p.y > cy);
+        for q in [(false, false), (false, true), (true, false), (true, true)] {
+            let n = l.outer.iter().filter(|p| quadrant(p) == q).count();
+            assert!(n >= 2, "quadrant {q:?} has {n} of the outer nodes: {:?}", l.outer);
+        }
+        let rows: Vec<u16> = l.outer.iter().map(|p| p.y).collect();
+        let (top, bottom) = (rows.iter().min().unwrap(), rows.iter().max().unwrap());
+        assert!(*top <= 4 && *bottom >= 40, "the outer ring spans the height: {rows:?}");
+    }
+
+    #[test]
+    fn evenly_around_keeps_order_and_turns_towards_the_hints() {
+        assert_eq!(evenly_around(&[]), Vec::<f64>::new());
+        let p = evenly_around(&[0.1, 0.1, 0.1, 0.1]);
+        let gaps: Vec<f64> = (0..4).map(|j| (p[(j + 1) % 4] - p[j]).rem_euclid(1.0)).collect();
+        assert!(gaps.iter().all(|g| (g - 0.25).abs() < 1e-9), "{p:?}");
+        let p = evenly_around(&[0.05, 0.65]);
+        assert!((p[0] - 0.1).abs() < 0.01 && (p[1] - 0.6).abs() < 0.01, "{p:?}");
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Turning what someone typed into a graph node: a case id, `kind:value` (the kind and the
 //! value as people type them: `component:nccl`, `root:"uneven work"`, `symptom:stuck`), or a
-//! bare value name or alias when only one kind has it (`nccl`).
+//! bare value when only one kind has it (`nccl`, and `nccll` too).
 //!
-//! Values resolve through the taxonomy's names and aliases (fuzzily, as filters do), then
-//! through the values cases actually use (user libraries may have values of their own).
-//! Errors: an unknown case id fails (exit 1) naming the nearest ids; a bad kind or value is a
-//! usage error (exit 2) naming the nearest values; a value no case uses fails (exit 1).
+//! Values resolve through the taxonomy by the one resolver (`crate::resolve`: names, aliases,
+//! word starts, near spellings), then through the values cases actually use (user libraries may
+//! have values of their own); a bare value named exactly by one kind wins over near spellings
+//! in others. What an inexact input was read as comes back as a note.
+//! Errors: an unknown case id fails (exit 1) naming the nearest ids and values; a bad kind or
+//! value is a usage error (exit 2) naming the nearest values; a value no case uses fails (exit 1).
 
 use super::{Graph, NodeId, NodeKey, NodeKind};
 use crate::{
@@ -15,9 +17,27 @@ use crate::{
     text::one_line,
 };
 
+/// The node an input named, and what it was read as when that was not exact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// The node.
+    pub id: NodeId,
+    /// `read component 'nccll' as 'NCCL' (the nearest spelling)`, when the input was inexact.
+    pub note: Option<String>,
+}
+
+impl Located {
+    fn exact(id: NodeId) -> Located {
+        Located { id, note: None }
+    }
+}
+
+/// How similar a value must be spelled to be named in an error as a nearest value.
+const NEAR_VALUE: f64 = 0.8;
+
 impl Graph {
     /// The node `input` names (see the module docs).
-    pub fn resolve(&self, taxonomy: &Taxonomy, input: &str) -> Result<NodeId> {
+    pub fn resolve(&self, taxonomy: &Taxonomy, input: &str) -> Result<Located> {
         let input = input.trim();
         if input.is_empty() {
             return Err(Error::Usage(
@@ -25,49 +45,63 @@ impl Graph {
             ));
         }
         if let Some(id) = self.case_node(input) {
-            return Ok(id);
+            return Ok(Located::exact(id));
         }
         // Case ids never contain ':', so anything with one is kind:value.
         if let Some((kind, value)) = input.split_once(':') {
             let kind = kind.parse::<FacetKind>().map_err(Error::Usage)?;
             return self.resolve_value(taxonomy, kind, unquote(value));
         }
-        let mut found: Vec<NodeId> = FacetKind::ALL
-            .into_iter()
-            .filter_map(|kind| {
-                let name = taxonomy.lookup(kind, input).map(|v| v.name.clone()).or_else(|| {
-                    self.values_of(kind)
-                        .find(|&n| normalize_term(&self.node(n).label) == normalize_term(input))
-                        .map(|n| self.node(n).label.clone())
-                })?;
-                self.facet_node(kind, &name)
-            })
-            .collect();
-        found.dedup();
-        match found.as_slice() {
-            [one] => Ok(*one),
-            [] => Err(self.unknown(input)),
-            many => {
-                let keys: Vec<String> = many.iter().map(|&n| self.node(n).key.to_string()).collect();
-                Err(Error::Usage(format!(
-                    "'{}' is a value of several kinds; say which: {}",
-                    one_line(input),
-                    keys.join(", ")
-                )))
+        let mut exact: Vec<NodeId> = Vec::new();
+        let mut inexact: Vec<Located> = Vec::new();
+        for kind in FacetKind::ALL {
+            match taxonomy.resolve(kind, input) {
+                Ok(resolved) => {
+                    let Some(id) = self.facet_node(kind, &resolved.value.name) else { continue };
+                    match resolved.note(input) {
+                        None => exact.push(id),
+                        note => inexact.push(Located { id, note }),
+                    }
+                }
+                Err(_) => exact.extend(self.own_value(kind, input)),
             }
+        }
+        exact.dedup();
+        match (exact.as_slice(), inexact.as_slice()) {
+            ([one], _) => Ok(Located::exact(*one)),
+            ([], [one]) => Ok(one.clone()),
+            ([], []) => Err(self.unknown(taxonomy, input)),
+            (many, _) if !many.is_empty() => Err(self.several_kinds(input, many.iter().copied())),
+            (_, many) => Err(self.several_kinds(input, many.iter().map(|l| l.id))),
         }
     }
 
-    fn resolve_value(&self, taxonomy: &Taxonomy, kind: FacetKind, value: &str) -> Result<NodeId> {
+    fn several_kinds(&self, input: &str, ids: impl Iterator<Item = NodeId>) -> Error {
+        let keys: Vec<String> = ids.map(|n| self.node(n).key.to_string()).collect();
+        Error::Usage(format!(
+            "'{}' is a value of several kinds; say which: {}",
+            one_line(input),
+            keys.join(", ")
+        ))
+    }
+
+    /// A value of `kind` no taxonomy has but a case uses, named exactly.
+    fn own_value(&self, kind: FacetKind, input: &str) -> Option<NodeId> {
+        let norm = normalize_term(input);
+        self.values_of(kind).find(|&n| normalize_term(&self.node(n).label) == norm)
+    }
+
+    fn resolve_value(&self, taxonomy: &Taxonomy, kind: FacetKind, value: &str) -> Result<Located> {
         let by_taxonomy = taxonomy.resolve(kind, value);
-        if let Ok(v) = &by_taxonomy {
-            return self.facet_node(kind, &v.name).ok_or_else(|| {
-                Error::Failed(format!("no case has {} '{}'", kind.label().to_lowercase(), v.name))
-            });
+        if let Ok(resolved) = &by_taxonomy {
+            let name = &resolved.value.name;
+            let id = self.facet_node(kind, name).ok_or_else(|| {
+                Error::Failed(format!("no case has {} '{name}'", kind.label().to_lowercase()))
+            })?;
+            return Ok(Located { id, note: resolved.note(value) });
         }
-        let norm = normalize_term(value);
-        if let Some(id) = self.values_of(kind).find(|&n| normalize_term(&self.node(n).label) == norm) {
-            return Ok(id);
+        if let Some(id) = self.own_value(kind, value) {
+            return Ok(Located::exact(id));
         }
         Err(Error::Usage(by_taxonomy.err().map(|e| e.to_string()).unwrap_or_default()))
     }
@@ -77,7 +111,7 @@ impl Graph {
         self.ids().filter(move |&n| self.node(n).kind() == NodeKind::Facet(kind))
     }
 
-    fn unknown(&self, input: &str) -> Error {
+    fn unknown(&self, taxonomy: &Taxonomy, input: &str) -> Error {
         let mut near: Vec<(f64, &str)> = self
             .ids()
             .filter_map(|n| match &self.node(n).key {
@@ -87,7 +121,22 @@ impl Graph {
             .filter(|(s, _)| *s > 0.6)
             .collect();
         near.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        let mut values: Vec<(f64, String)> = FacetKind::ALL
+            .into_iter()
+            .flat_map(|kind| {
+                taxonomy.nearest(kind, input, 1).into_iter().filter_map(move |v| {
+                    let score = crate::resolve::similarity(input, &v.name, &v.aliases);
+                    (score >= NEAR_VALUE && self.facet_node(kind, &v.name).is_some())
+                        .then(|| (score, NodeKey::Facet(kind, v.name.clone()).to_string()))
+                })
+            })
+            .collect();
+        values.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         let mut msg = format!("no case or facet value '{}'", one_line(input));
+        if !values.is_empty() {
+            let named: Vec<&str> = values.iter().take(3).map(|(_, v)| v.as_str()).collect();
+            msg.push_str(&format!("; nearest values: {}", named.join(", ")));
+        }
         if !near.is_empty() {
             let ids: Vec<&str> = near.iter().take(3).map(|(_, id)| *id).collect();
             msg.push_str(&format!("; nearest case ids: {}", ids.join(", ")));
@@ -166,9 +215,26 @@ description = "a symptom with a component's name, to test ambiguity"
             ("component:own value", "component:Own value"),
             ("own value", "component:Own value"),
         ] {
-            let id = g.resolve(&t, input).unwrap_or_else(|e| panic!("{input}: {e}"));
-            assert_eq!(g.node(id).key.to_string(), want, "{input}");
+            let found = g.resolve(&t, input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(g.node(found.id).key.to_string(), want, "{input}");
+            assert_eq!(found.note, None, "{input} is exact");
         }
+    }
+
+    #[test]
+    fn near_spellings_resolve_like_filters_and_say_what_they_were_read_as() {
+        let (g, t) = setup();
+        for (input, want, note) in [
+            ("nccll", "component:NCCL", "read component 'nccll' as 'NCCL' (the nearest spelling)"),
+            ("component:nccll", "component:NCCL", "read component 'nccll' as 'NCCL' (the nearest spelling)"),
+            ("symptom:stuk", "symptom:Hang", "read symptom 'stuk' as 'Hang' (the nearest spelling)"),
+        ] {
+            let found = g.resolve(&t, input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(g.node(found.id).key.to_string(), want, "{input}");
+            assert_eq!(found.note.as_deref(), Some(note), "{input}");
+        }
+        let err = g.resolve(&t, "ncclx-hang").unwrap_err().to_string();
+        assert!(err.contains("nearest values: component:NCCL"), "{err}");
     }
 
     #[test]

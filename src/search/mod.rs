@@ -109,6 +109,8 @@ pub struct Response {
     pub inline: Filters,
     /// Inline clauses that could not be used (each names the nearest valid values).
     pub errors: Vec<QueryError>,
+    /// What inline values were read as when they were not exact (see [`query::ParsedQuery`]).
+    pub notes: Vec<String>,
     /// Whether results are ranked by relevance (there were words to search).
     pub ranked: bool,
     /// Cases matching, over all pages: with a sentence, the cases that really match it (scoring at
@@ -262,6 +264,7 @@ impl Engine {
             filters,
             inline: parsed.filters,
             errors,
+            notes: parsed.notes,
             ranked,
             total,
             weaker,

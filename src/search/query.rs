@@ -13,7 +13,8 @@ use std::ops::Range;
 use crate::{
     corpus::{FacetKind, model::PartialDate},
     filter::{FacetFilter, Filters},
-    taxonomy::Taxonomy,
+    resolve::{Candidate, Miss},
+    taxonomy::{Taxonomy, inexact_note},
 };
 
 /// A problem with one clause of the inline syntax. The clause is left out; the query runs.
@@ -43,6 +44,9 @@ pub struct ParsedQuery {
     pub filters: Filters,
     /// Clauses that could not be used, in input order.
     pub errors: Vec<QueryError>,
+    /// What clause values were read as when they were not exact (`read component 'nccll' as
+    /// 'NCCL' (the nearest spelling)`), in input order.
+    pub notes: Vec<String>,
 }
 
 /// What a key asks for.
@@ -159,14 +163,22 @@ fn apply(clause: &Clause<'_>, taxonomy: &Taxonomy, organizations: &[String], par
     let filters = &mut parsed.filters;
     match clause.key {
         Key::Facet(kind) => match taxonomy.resolve(kind, clause.value) {
-            Ok(v) => filters.set_facet(FacetFilter { kind, value: v.name.clone(), negated: clause.negated }),
+            Ok(resolved) => {
+                filters.set_facet(FacetFilter {
+                    kind,
+                    value: resolved.value.name.clone(),
+                    negated: clause.negated,
+                });
+                parsed.notes.extend(resolved.note(clause.value));
+            }
             Err(e) => parsed.errors.push(error(clause, e.to_string(), e.nearest)),
         },
         Key::Org => match resolve_org(clause.value, organizations) {
-            Ok(org) => {
-                if !filters.organizations.contains(&org) {
-                    filters.organizations.push(org);
+            Ok(ResolvedOrg { name, note }) => {
+                if !filters.organizations.contains(&name) {
+                    filters.organizations.push(name);
                 }
+                parsed.notes.extend(note);
             }
             Err((message, nearest)) => parsed.errors.push(error(clause, message, nearest)),
         },
@@ -203,43 +215,34 @@ pub fn narrow_before(filters: &mut Filters, date: PartialDate) {
     }
 }
 
-/// Resolve a typed organization: exact (ignoring case), else the only one with a word starting
-/// with it; otherwise an error naming the nearest.
-pub fn resolve_org(typed: &str, organizations: &[String]) -> Result<String, (String, Vec<String>)> {
-    let want = typed.trim().to_lowercase();
-    if let Some(org) = organizations.iter().find(|o| o.to_lowercase() == want) {
-        return Ok(org.clone());
-    }
-    let prefixed: Vec<&String> = organizations
-        .iter()
-        .filter(|o| {
-            let lower = o.to_lowercase();
-            !want.is_empty()
-                && (lower.starts_with(&want)
-                    || lower
-                        .match_indices(&want)
-                        .any(|(at, _)| lower[..at].chars().next_back().is_some_and(|c| !c.is_alphanumeric())))
-        })
-        .collect();
+/// An organization resolved from what someone typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedOrg {
+    /// The library's own spelling of it.
+    pub name: String,
+    /// What the input was read as, when it was not the name (ignoring case).
+    pub note: Option<String>,
+}
+
+/// Resolve a typed organization through the one resolver ([`crate::resolve`]): its name
+/// (ignoring case), else the only one with a word starting so, else a near spelling that stands
+/// out; otherwise an error message naming the nearest (or the ones it could be), and those.
+pub fn resolve_org(typed: &str, organizations: &[String]) -> Result<ResolvedOrg, (String, Vec<String>)> {
+    let candidates: Vec<Candidate<'_>> = organizations.iter().map(|o| Candidate::named(o)).collect();
     let shown = crate::text::one_line(typed);
-    match prefixed.as_slice() {
-        [only] => Ok((*only).clone()),
-        [] => {
-            let mut scored: Vec<(f64, &String)> =
-                organizations.iter().map(|o| (strsim::jaro_winkler(&o.to_lowercase(), &want), o)).collect();
-            scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-            let nearest: Vec<String> = scored.into_iter().take(3).map(|(_, o)| o.clone()).collect();
-            Err((
-                format!("unknown organization '{shown}'{}", crate::taxonomy::nearest_suffix(&nearest)),
-                nearest,
-            ))
+    match crate::resolve::resolve(typed, &candidates) {
+        Ok(found) => {
+            let name = organizations[found.index].clone();
+            let note = inexact_note("organization", typed, &name, found.how);
+            Ok(ResolvedOrg { name, note })
         }
-        many => {
-            let nearest: Vec<String> = many.iter().take(5).map(|o| (*o).clone()).collect();
-            Err((
-                format!("organization '{shown}' is ambiguous{}", crate::taxonomy::nearest_suffix(&nearest)),
-                nearest,
-            ))
+        Err(miss) => {
+            let named: Vec<String> = miss.candidates().iter().map(|&i| organizations[i].clone()).collect();
+            let what = match miss {
+                Miss::Ambiguous(_) => format!("organization '{shown}' is ambiguous"),
+                Miss::Unknown(_) => format!("unknown organization '{shown}'"),
+            };
+            Err((format!("{what}{}", crate::taxonomy::nearest_suffix(&named)), named))
         }
     }
 }
@@ -347,7 +350,7 @@ aliases = ["overheating"]
         let (t, orgs) = setup();
         for (input, start) in [
             ("component:flux hang", "unknown component 'flux'; nearest: "),
-            ("org:metta", "unknown organization 'metta'; nearest: 'Meta'"),
+            ("org:gooogle", "unknown organization 'gooogle'; nearest: "),
             ("org:zz", "unknown organization 'zz'"),
             ("year:24", "'24' is not a year"),
             ("year:2024-06", "'2024-06' is not a year"),
@@ -364,6 +367,16 @@ aliases = ["overheating"]
             assert_eq!(p.errors.len(), 1, "{input}: {p:?}");
             assert!(p.errors[0].message.starts_with(start), "{input}: {}", p.errors[0].message);
         }
+        let p = parse("org:metta component:ncl hang", &t, &orgs);
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        assert_eq!(
+            p.notes,
+            [
+                "read organization 'metta' as 'Meta' (the nearest spelling)",
+                "read component 'ncl' as 'NCCL' (the nearest spelling)"
+            ],
+            "near spellings resolve and say so"
+        );
         let p = parse("hang component:flux", &t, &orgs);
         assert_eq!(p.text, "hang", "the text still runs");
         assert_eq!(p.errors[0].span, 5..19);
@@ -373,13 +386,22 @@ aliases = ["overheating"]
     #[test]
     fn organizations_resolve_by_word_prefix_and_report_ambiguity() {
         let (_, orgs) = setup();
-        assert_eq!(resolve_org("shanghai", &orgs), Ok("Shanghai AI Laboratory".into()));
-        assert_eq!(resolve_org("laboratory", &orgs), Ok("Shanghai AI Laboratory".into()));
-        assert_eq!(resolve_org("OPENAI", &orgs), Ok("OpenAI".into()));
-        assert_eq!(resolve_org("meta", &orgs), Ok("Meta".into()), "an exact name wins");
-        let (message, nearest) = resolve_org("met", &orgs).unwrap_err();
-        assert!(message.starts_with("organization 'met' is ambiguous"), "{message}");
-        assert_eq!(nearest, ["Meta", "Meta Platforms"]);
+        let name = |typed: &str| resolve_org(typed, &orgs).map(|o| o.name);
+        assert_eq!(name("shanghai"), Ok("Shanghai AI Laboratory".into()));
+        assert_eq!(name("laboratory"), Ok("Shanghai AI Laboratory".into()));
+        assert_eq!(name("OPENAI"), Ok("OpenAI".into()));
+        assert_eq!(name("meta"), Ok("Meta".into()), "an exact name wins");
+        assert_eq!(name("metaa"), Ok("Meta".into()), "a near spelling that stands out");
+        assert_eq!(resolve_org("OpenAI", &orgs).unwrap().note, None, "exact: no note");
+        assert_eq!(
+            resolve_org("metaa", &orgs).unwrap().note.as_deref(),
+            Some("read organization 'metaa' as 'Meta' (the nearest spelling)")
+        );
+        let (message, nearest) =
+            resolve_org("platf", &orgs.iter().cloned().chain(["Platform Co".into()]).collect::<Vec<_>>())
+                .unwrap_err();
+        assert!(message.starts_with("organization 'platf' is ambiguous"), "{message}");
+        assert_eq!(nearest, ["Meta Platforms", "Platform Co"]);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! and `signatures`. A user library's `taxonomy.toml` extends the bundled one: new names add
 //! values, a name that exists already adds its aliases and signatures to it.
 //!
-//! Resolution here is exact-or-near (for `component:nccl` and `--component NCCL`); finding values
+//! Resolution here goes through the one resolver, [`crate::resolve`] (for `component:nccl`,
+//! `--component NCCL`, graph nodes and the picker); finding values
 //! in free text (a sentence, a log line, a postmortem) is [`matcher`]'s job.
 
 pub mod matcher;
@@ -16,6 +17,7 @@ use std::collections::HashMap;
 use crate::{
     corpus::model::FacetKind,
     diag::Diagnostic,
+    resolve::{Candidate, How, Miss},
     toml_fields::{Ctx, Fields},
 };
 
@@ -53,13 +55,21 @@ pub struct Unresolved {
     pub kind: FacetKind,
     /// What was typed.
     pub input: String,
-    /// The closest valid values, best first.
+    /// The closest valid values, best first; when `ambiguous`, the values it could be.
     pub nearest: Vec<String>,
+    /// Words of several values start with the input.
+    pub ambiguous: bool,
 }
 
 impl std::fmt::Display for Unresolved {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown {} '{}'", self.kind.label().to_lowercase(), crate::text::one_line(&self.input))?;
+        let kind = self.kind.label().to_lowercase();
+        let input = crate::text::one_line(&self.input);
+        if self.ambiguous {
+            write!(f, "{kind} '{input}' is ambiguous")?;
+        } else {
+            write!(f, "unknown {kind} '{input}'")?;
+        }
         f.write_str(&nearest_suffix(&self.nearest))?;
         Ok(())
     }
@@ -84,14 +94,8 @@ pub struct Taxonomy {
 }
 
 /// Lowercase, with `-`, `_` and runs of white space folded to one space: the form in which
-/// names and aliases are compared.
-pub fn normalize_term(s: &str) -> String {
-    s.to_lowercase()
-        .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+/// names and aliases are compared (the resolver's own).
+pub use crate::resolve::normalize as normalize_term;
 
 impl Taxonomy {
     /// Parse a taxonomy file. Problems are returned with the values that could be read.
@@ -223,63 +227,67 @@ impl Taxonomy {
         self.terms.get(&(kind, normalize_term(term))).map(|&i| &self.values[i])
     }
 
-    /// Resolve what someone typed to one value of `kind`: an exact name or alias first, then a
-    /// name or alias it is the only word-prefix of, then a near spelling that stands out.
-    pub fn resolve(&self, kind: FacetKind, input: &str) -> Result<&FacetValue, Unresolved> {
-        if let Some(v) = self.lookup(kind, input) {
-            return Ok(v);
+    /// Resolve what someone typed to one value of `kind` through the one resolver
+    /// ([`crate::resolve`]): a name or alias, else the only value with a word starting so, else
+    /// a near spelling that stands out. The answer says how, for a note when it was not exact.
+    pub fn resolve(&self, kind: FacetKind, input: &str) -> Result<Resolved<'_>, Unresolved> {
+        // A name or alias is one lookup in the term table; the resolver's scan is for the rest.
+        if let Some(value) = self.lookup(kind, input) {
+            let how =
+                if normalize_term(&value.name) == normalize_term(input) { How::Name } else { How::Alias };
+            return Ok(Resolved { value, how });
         }
-        let norm = normalize_term(input);
-        let unresolved = || Unresolved {
-            kind,
-            input: input.to_string(),
-            nearest: self.nearest(kind, input, 3).into_iter().map(|v| v.name.clone()).collect(),
-        };
-        if norm.is_empty() {
-            return Err(unresolved());
-        }
-        let mut prefixed: Vec<&FacetValue> = self
-            .values_of(kind)
-            .filter(|v| {
-                std::iter::once(&v.name).chain(&v.aliases).any(|t| {
-                    let t = normalize_term(t);
-                    t.starts_with(&norm)
-                        && (t.len() == norm.len() || t[norm.len()..].starts_with(' ') || norm.len() >= 4)
-                })
-            })
-            .collect();
-        prefixed.dedup_by(|a, b| a.name == b.name);
-        if let [only] = prefixed.as_slice() {
-            return Ok(only);
-        }
-        let ranked = self.scored(kind, &norm);
-        match ranked.as_slice() {
-            [(best, v), rest @ ..] if *best >= 0.9 && rest.first().is_none_or(|(s, _)| best - s > 0.03) => {
-                Ok(v)
-            }
-            _ => Err(unresolved()),
+        let values: Vec<&FacetValue> = self.values_of(kind).collect();
+        let candidates: Vec<Candidate<'_>> =
+            values.iter().map(|v| Candidate { name: &v.name, aliases: &v.aliases }).collect();
+        match crate::resolve::resolve(input, &candidates) {
+            Ok(found) => Ok(Resolved { value: values[found.index], how: found.how }),
+            Err(miss) => Err(Unresolved {
+                kind,
+                input: input.to_string(),
+                ambiguous: matches!(miss, Miss::Ambiguous(_)),
+                nearest: miss.candidates().iter().map(|&i| values[i].name.clone()).collect(),
+            }),
         }
     }
 
     /// The `n` values of `kind` whose names or aliases are spelled most like `input`.
     pub fn nearest(&self, kind: FacetKind, input: &str, n: usize) -> Vec<&FacetValue> {
-        self.scored(kind, &normalize_term(input)).into_iter().take(n).map(|(_, v)| v).collect()
+        let values: Vec<&FacetValue> = self.values_of(kind).collect();
+        let candidates: Vec<Candidate<'_>> =
+            values.iter().map(|v| Candidate { name: &v.name, aliases: &v.aliases }).collect();
+        crate::resolve::nearest(input, &candidates, n).into_iter().map(|i| values[i]).collect()
     }
+}
 
-    fn scored(&self, kind: FacetKind, norm: &str) -> Vec<(f64, &FacetValue)> {
-        let mut scored: Vec<(f64, &FacetValue)> = self
-            .values_of(kind)
-            .map(|v| {
-                let best = std::iter::once(&v.name)
-                    .chain(&v.aliases)
-                    .map(|t| strsim::jaro_winkler(&normalize_term(t), norm))
-                    .fold(0.0, f64::max);
-                (best, v)
-            })
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
-        scored
+/// A value resolved from what someone typed, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved<'a> {
+    /// The value.
+    pub value: &'a FacetValue,
+    /// How the input reached it.
+    pub how: How,
+}
+
+impl Resolved<'_> {
+    /// What to tell the user when the input was not the value's name or alias:
+    /// `read component 'nccll' as 'NCCL' (the nearest spelling)`; `None` when it was.
+    pub fn note(&self, input: &str) -> Option<String> {
+        inexact_note(self.value.kind.label(), input, &self.value.name, self.how)
     }
+}
+
+/// The one wording of "this is what your word was read as", for every resolved value that was
+/// not named exactly (facet values and organizations alike).
+pub fn inexact_note(what: &str, input: &str, resolved: &str, how: How) -> Option<String> {
+    (!how.is_exact()).then(|| {
+        format!(
+            "read {} '{}' as '{resolved}' ({})",
+            what.to_lowercase(),
+            crate::text::one_line(input.trim()),
+            how.reason()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -323,7 +331,27 @@ aliases = ["hung", "stuck", "frozen"]
             (FacetKind::Component, "train", "Training data loader"),
             (FacetKind::Component, "dataloadr", "Training data loader"),
         ] {
-            assert_eq!(t.resolve(kind, input).map(|v| v.name.as_str()), Ok(want), "{input}");
+            assert_eq!(t.resolve(kind, input).map(|r| r.value.name.as_str()), Ok(want), "{input}");
+        }
+    }
+
+    #[test]
+    fn only_inexact_resolutions_carry_a_note() {
+        let t = small();
+        for (input, note) in [
+            ("nccl", None),
+            ("hung", None),
+            ("nccll", Some("read component 'nccll' as 'NCCL' (the nearest spelling)")),
+            (
+                "train",
+                Some(
+                    "read component 'train' as 'Training data loader' (the only one with a word starting so)",
+                ),
+            ),
+        ] {
+            let kind = if input == "hung" { FacetKind::Symptom } else { FacetKind::Component };
+            let resolved = t.resolve(kind, input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(resolved.note(input).as_deref(), note, "{input}");
         }
     }
 
@@ -346,9 +374,9 @@ aliases = ["hung", "stuck", "frozen"]
         );
         assert!(diags.is_empty(), "{diags:?}");
         t.extend(user);
-        assert_eq!(t.resolve(FacetKind::Component, "RCCL").unwrap().name, "NCCL");
+        assert_eq!(t.resolve(FacetKind::Component, "RCCL").unwrap().value.name, "NCCL");
         assert_eq!(
-            t.resolve(FacetKind::Component, "feature store").unwrap().defined_in,
+            t.resolve(FacetKind::Component, "feature store").unwrap().value.defined_in,
             "team/taxonomy.toml"
         );
         assert_eq!(t.values_of(FacetKind::Component).count(), 3);

@@ -9,19 +9,21 @@
 //! Searches carry a generation number: a response for anything but the newest query (and the
 //! page of it last asked for) is dropped.
 
+mod copy;
 mod export;
 mod loading;
+mod picker;
 mod walk;
 
-pub use self::loading::{Interim, Loading};
+pub use self::{
+    copy::Clip,
+    loading::{Interim, Loading},
+    picker::{Picker, PickerRow},
+};
 
 use std::sync::{Arc, OnceLock};
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-use nucleo::{
-    Config, Matcher, Utf32Str,
-    pattern::{AtomKind, CaseMatching, Normalization, Pattern},
-};
 
 use super::{
     doc::{self, CaseDoc, RelatedCase},
@@ -79,6 +81,9 @@ pub enum Effect {
     /// Export a checklist (write a file, copy, or print after quitting); the loop reports
     /// back with `App::export_finished`.
     Export(Job),
+    /// Put a case id or a source's address on the clipboard (OSC 52); the loop reports back
+    /// with `App::copy_finished`.
+    Copy(Clip),
 }
 
 /// Which part of the screen takes the keys.
@@ -162,6 +167,8 @@ pub struct Results {
     pub breakdown: Breakdown,
     /// What is wrong with the query.
     pub error: Option<String>,
+    /// What inline filter values were read as when they were not exact.
+    pub notes: Vec<String>,
 }
 
 impl Results {
@@ -192,10 +199,28 @@ pub struct CaseView {
     pub width: u16,
     /// The first line shown.
     pub scroll: usize,
-    /// The highlighted facet value (an index into `CaseDoc::facets`).
-    pub facet: Option<usize>,
+    /// The highlighted facet value or source address.
+    pub highlight: Option<doc::Item>,
     /// The related cases listed at the end of the document.
     pub related: Vec<RelatedCase>,
+}
+
+impl CaseView {
+    /// The highlighted facet value (an index into `CaseDoc::facets`), if a value is highlighted.
+    pub fn facet(&self) -> Option<usize> {
+        match self.highlight {
+            Some(doc::Item::Facet(i)) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The highlighted source (an index into `CaseDoc::sources`), if one is highlighted.
+    pub fn source(&self) -> Option<usize> {
+        match self.highlight {
+            Some(doc::Item::Source(i)) => Some(i),
+            _ => None,
+        }
+    }
 }
 
 /// The breakdown pane's dimension and highlighted bar.
@@ -212,92 +237,6 @@ pub struct BreakdownView {
 impl Default for BreakdownView {
     fn default() -> Self {
         BreakdownView { dimension: Dimension::RootCause, cursor: 0, top: 0 }
-    }
-}
-
-/// A value shown in the picker.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PickerRow {
-    /// The value's name.
-    pub value: String,
-    /// Cases under the applied filters that have it.
-    pub count: usize,
-    /// Characters of the name that matched the filter text.
-    pub matched: Vec<usize>,
-}
-
-/// The facet picker: the values of one kind with counts, narrowed by fuzzy text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Picker {
-    /// The kind shown.
-    pub kind: FacetKind,
-    /// The filter text; a leading `-` applies the value as "must not have".
-    pub filter: Input,
-    /// Every value of the kind with its count, most first.
-    values: Vec<(String, usize, Vec<String>)>,
-    /// The values the filter keeps, best first.
-    pub rows: Vec<PickerRow>,
-    /// The highlighted row.
-    pub cursor: usize,
-    /// The row shown first.
-    pub top: usize,
-}
-
-impl Picker {
-    fn new(library: &Library, filters: &Filters, kind: FacetKind) -> Picker {
-        let values = crate::facet_counts::counts(library, filters, kind, true)
-            .into_iter()
-            .map(|c| {
-                let aliases =
-                    library.taxonomy.get(kind, c.value).map(|v| v.aliases.clone()).unwrap_or_default();
-                (c.value.to_string(), c.count, aliases)
-            })
-            .collect();
-        let mut picker =
-            Picker { kind, filter: Input::default(), values, rows: Vec::new(), cursor: 0, top: 0 };
-        picker.refilter();
-        picker
-    }
-
-    /// Whether Enter applies the value as "must not have".
-    pub fn negated(&self) -> bool {
-        self.filter.text().starts_with('-')
-    }
-
-    fn refilter(&mut self) {
-        let text = self.filter.text().trim_start_matches('-').trim();
-        self.cursor = 0;
-        self.top = 0;
-        if text.is_empty() {
-            self.rows = self
-                .values
-                .iter()
-                .map(|(v, n, _)| PickerRow { value: v.clone(), count: *n, matched: vec![] })
-                .collect();
-            return;
-        }
-        let pattern = Pattern::new(text, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy);
-        let mut matcher = Matcher::new(Config::DEFAULT);
-        let mut buf = Vec::new();
-        let mut scored: Vec<(u32, PickerRow)> = Vec::new();
-        for (value, count, aliases) in &self.values {
-            let mut indices = Vec::new();
-            let by_name = pattern.indices(Utf32Str::new(value, &mut buf), &mut matcher, &mut indices);
-            let by_alias =
-                aliases.iter().filter_map(|a| pattern.score(Utf32Str::new(a, &mut buf), &mut matcher)).max();
-            let Some(score) = by_name.max(by_alias) else { continue };
-            if by_name.is_none() {
-                indices.clear();
-            }
-            indices.sort_unstable();
-            indices.dedup();
-            let matched = indices.into_iter().filter_map(|i| usize::try_from(i).ok()).collect();
-            scored.push((score, PickerRow { value: value.clone(), count: *count, matched }));
-        }
-        scored.sort_by(|a, b| {
-            b.0.cmp(&a.0).then_with(|| b.1.count.cmp(&a.1.count)).then_with(|| a.1.value.cmp(&b.1.value))
-        });
-        self.rows = scored.into_iter().map(|(_, r)| r).collect();
     }
 }
 
@@ -734,6 +673,7 @@ impl App {
                 self.show_weaker = !self.show_weaker;
                 return self.query_changed();
             }
+            Action::Copy => return self.copy(),
             Action::CyclePane => {
                 self.right = self.right.next();
                 if self.layout().is_some_and(|l| l.narrow) {
@@ -865,7 +805,7 @@ impl App {
                 match self.right {
                     RightPane::Case => {
                         self.case_view.scroll = add(self.case_view.scroll, step);
-                        self.case_view.facet = None;
+                        self.case_view.highlight = None;
                     }
                     RightPane::Breakdown => self.breakdown.cursor = add(self.breakdown.cursor, step),
                     // The graph pane takes its own keys (`app/walk.rs`).
@@ -886,7 +826,7 @@ impl App {
             Focus::Results if step > 0 => self.focus = Focus::Detail,
             Focus::Search | Focus::Results => {}
             Focus::Detail => match self.right {
-                RightPane::Case => self.move_facet(step),
+                RightPane::Case => self.move_highlight(step),
                 RightPane::Breakdown => {
                     let i = self.breakdown.dimension.index() as isize + step;
                     self.breakdown.dimension =
@@ -899,18 +839,20 @@ impl App {
         }
     }
 
-    fn move_facet(&mut self, step: isize) {
+    /// Move the case pane's highlight over its facet values and then its source addresses.
+    fn move_highlight(&mut self, step: isize) {
         let height = self.layout().map_or(1, |l| usize::from(l.right_inner().height));
         let view = &mut self.case_view;
         let Some(doc) = view.doc.as_ref() else { return };
-        let Some(last) = doc.facets.len().checked_sub(1) else { return };
-        let next = match view.facet {
+        let items = doc.items();
+        let Some(last) = items.len().checked_sub(1) else { return };
+        let next = match view.highlight.and_then(|h| items.iter().position(|(item, _)| *item == h)) {
             Some(i) => add(i, step).min(last),
-            // The first press picks the first value in view (or the first after it).
-            None => doc.facets.iter().position(|f| f.line >= view.scroll).unwrap_or(last),
+            // The first press picks the first item in view (or the first after it).
+            None => items.iter().position(|(_, line)| *line >= view.scroll).unwrap_or(last),
         };
-        let line = doc.facets[next].line;
-        view.facet = Some(next);
+        let (item, line) = items[next];
+        view.highlight = Some(item);
         if line < view.scroll {
             view.scroll = line;
         } else if line >= view.scroll + height {
@@ -977,10 +919,9 @@ impl App {
             }
             _ => return Vec::new(),
         }
+        // Focus stays in the filters rows even when they are empty now: moving it to the
+        // search box would turn the next `/` or `q` into text.
         let n = self.filter_items().len();
-        if n == 0 {
-            self.focus = Focus::Search;
-        }
         self.filter_cursor = self.filter_cursor.min(n.saturating_sub(1));
         self.query_changed()
     }
@@ -1016,7 +957,7 @@ impl App {
         match self.right {
             RightPane::Graph => self.apply_node(negated),
             RightPane::Case => {
-                let chosen = self.case_view.facet.and_then(|i| self.case_doc()?.facets.get(i)).cloned();
+                let chosen = self.case_view.facet().and_then(|i| self.case_doc()?.facets.get(i)).cloned();
                 match chosen {
                     Some(f) => self.apply(f.kind, &f.value, negated),
                     None => {
@@ -1223,12 +1164,11 @@ impl App {
         if self.case_view.width != width || (self.case_view.doc.is_none() && case.is_some()) {
             self.case_view.doc = self.shown_case().map(|c| doc::build(c, &self.case_view.related, width));
             self.case_view.width = width;
-            if self
-                .case_view
-                .facet
-                .is_some_and(|f| self.case_view.doc.as_ref().is_none_or(|d| f >= d.facets.len()))
-            {
-                self.case_view.facet = None;
+            let highlight = self.case_view.highlight;
+            if highlight.is_some_and(|h| {
+                self.case_view.doc.as_ref().is_none_or(|d| !d.items().iter().any(|(item, _)| *item == h))
+            }) {
+                self.case_view.highlight = None;
             }
         }
         self.sync_graph_view();
@@ -1279,6 +1219,10 @@ impl App {
             return Vec::new();
         }
         let new_query = !self.results.loaded || self.results.generation != response.generation;
+        // Say what an inline value was read as once, when it changes (not again for each page).
+        if !response.notes.is_empty() && response.notes != self.results.notes {
+            self.note = Some(Note { text: response.notes.join("; "), error: false });
+        }
         self.awaiting = false;
         self.dirty = true;
         let filters = &self.filters;
@@ -1298,6 +1242,7 @@ impl App {
             summary: response.summary,
             breakdown: response.breakdown,
             error: response.error,
+            notes: response.notes,
         };
         if new_query {
             self.list = ListView::default();
@@ -1718,6 +1663,9 @@ mod tests {
         assert_eq!(app.filter_items()[2], FilterItem::ClearAll);
         let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
         assert!(request.filters.is_empty());
+        assert_eq!(app.focus, Focus::Filters, "focus stays where the user was");
+        app.update(key(KeyCode::Char('/')));
+        assert_eq!((app.focus, app.input.text()), (Focus::Search, ""), "so `/` goes to the search box");
     }
 
     #[test]
@@ -1765,9 +1713,9 @@ mod tests {
         assert!(searches(&app.update(key(KeyCode::Enter))).is_empty(), "no value highlighted yet");
         app.update(key(KeyCode::Right));
         let doc = app.case_doc().unwrap().clone();
-        let first = doc.facets[app.case_view.facet.unwrap()].clone();
+        let first = doc.facets[app.case_view.facet().unwrap()].clone();
         app.update(key(KeyCode::Right));
-        let second = doc.facets[app.case_view.facet.unwrap()].clone();
+        let second = doc.facets[app.case_view.facet().unwrap()].clone();
         assert_ne!(first, second);
         let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
         assert_eq!(
@@ -1837,6 +1785,68 @@ mod tests {
         assert_eq!(p.rows.first().map(|r| r.value.as_str()), Some("Hang"));
         app.update(key(KeyCode::Esc));
         assert!(app.overlay.is_none());
+    }
+
+    #[test]
+    fn the_picker_counts_what_would_remain_and_reads_near_spellings() {
+        let mut app = started((80, 24));
+        let total = app.library.cases.len();
+        app.update(key(KeyCode::Esc));
+        app.update(key(KeyCode::Char('2')));
+        for c in "-gpu".chars() {
+            app.update(key(KeyCode::Char(c)));
+        }
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        assert_eq!(p.rows[0].value, "GPU", "the order is the same as when including");
+        assert_eq!(p.rows[0].count, total - 1, "excluding GPU leaves the cases without it");
+        for _ in 0.."-gpu".len() {
+            app.update(key(KeyCode::Backspace));
+        }
+        for c in "nccll".chars() {
+            app.update(key(KeyCode::Char(c)));
+        }
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        assert_eq!(p.rows.first().map(|r| (r.value.as_str(), r.count)), Some(("NCCL", 3)));
+        assert_eq!(p.note.as_deref(), Some("read as 'NCCL' (the nearest spelling)"));
+        let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
+        assert_eq!(
+            request.filters.facets,
+            [FacetFilter { kind: FacetKind::Component, value: "NCCL".into(), negated: false }]
+        );
+    }
+
+    #[test]
+    fn y_copies_the_case_id_or_the_highlighted_source_address() {
+        let mut app = started((100, 30));
+        app.update(key(KeyCode::Esc));
+        let id = app.selected_case().unwrap().id.clone();
+        let copies = |effects: Vec<Effect>| -> Vec<Clip> {
+            effects
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Copy(clip) => Some(clip),
+                    _ => None,
+                })
+                .collect()
+        };
+        let clips = copies(app.update(key(KeyCode::Char('y'))));
+        assert_eq!(clips, [Clip { text: id.clone(), what: format!("the id {id}") }], "from the list");
+        app.copy_finished(&clips[0], Ok(()));
+        assert_eq!(app.note.as_ref().map(|n| n.text.clone()), Some(format!("copied the id {id} (OSC 52)")));
+        // In the case pane, → walks past the facet values to the sources.
+        app.update(key(KeyCode::Enter));
+        let doc = app.case_doc().unwrap().clone();
+        for _ in 0..=doc.facets.len() {
+            app.update(key(KeyCode::Right));
+        }
+        assert_eq!(app.case_view.source(), Some(0));
+        let clips = copies(app.update(key(KeyCode::Char('y'))));
+        assert_eq!(clips[0].text, doc.sources[0].url);
+        app.copy_finished(&clips[0], Err("too large".into()));
+        assert!(app.note.as_ref().is_some_and(|n| n.error && n.text == "cannot copy: too large"));
+        assert!(searches(&app.update(key(KeyCode::Char('/')))).is_empty());
+        assert!(copies(app.update(key(KeyCode::Char('y')))).is_empty(), "y is text in the search box");
+        assert_eq!(app.input.text(), "y");
     }
 
     #[test]

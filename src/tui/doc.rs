@@ -1,5 +1,10 @@
-//! A case laid out as wrapped lines for the case pane: every section, facet values as
-//! selectable items, sources with their full addresses.
+//! A case laid out as wrapped lines for the case pane: every section, facet values and source
+//! addresses as selectable items.
+//!
+//! A source's address has a line of its own and is never wrapped: a terminal selection of a
+//! wrapped address picks up the pane's border and loses the break. One wider than the pane is
+//! cut short with `…` there; the status line shows the highlighted one in full, and `y` copies
+//! it.
 //!
 //! Pure: a case and a width in, lines of tagged text out. The tags ([`Part`]) say what each
 //! piece is; the renderer picks the theme's style for it, and `App::update` uses the same
@@ -25,8 +30,8 @@ pub enum Part {
     Bullet,
     /// Secondary text.
     Muted,
-    /// A web address.
-    Url,
+    /// The web address of the source with this index in [`CaseDoc::sources`].
+    Source(usize),
     /// The facet value with this index in [`CaseDoc::facets`].
     Facet(usize),
 }
@@ -57,6 +62,15 @@ pub struct FacetRef {
     pub line: usize,
 }
 
+/// A source's web address shown in the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceRef {
+    /// The address, whole.
+    pub url: String,
+    /// The line it is on.
+    pub line: usize,
+}
+
 /// A case related to the one shown, as the "Related cases" section lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelatedCase {
@@ -75,6 +89,26 @@ pub struct CaseDoc {
     pub lines: Vec<DocLine>,
     /// The facet values, in reading order.
     pub facets: Vec<FacetRef>,
+    /// The sources that have an address, in reading order.
+    pub sources: Vec<SourceRef>,
+}
+
+/// Where the case pane's highlight can be: a facet value or a source's address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    /// `CaseDoc::facets[i]`.
+    Facet(usize),
+    /// `CaseDoc::sources[i]`.
+    Source(usize),
+}
+
+impl CaseDoc {
+    /// Every item the highlight can move to, in reading order, with its line.
+    pub fn items(&self) -> Vec<(Item, usize)> {
+        let facets = self.facets.iter().enumerate().map(|(i, f)| (Item::Facet(i), f.line));
+        let sources = self.sources.iter().enumerate().map(|(i, s)| (Item::Source(i), s.line));
+        facets.chain(sources).collect()
+    }
 }
 
 const INDENT: &str = "  ";
@@ -121,6 +155,15 @@ impl Builder {
             }
             first_paragraph = false;
         }
+    }
+
+    /// A source's address on a line of its own, whole, or cut short with `…` when wider than
+    /// the pane (never wrapped: see the module docs).
+    fn address(&mut self, url: &str) {
+        let index = self.doc.sources.len();
+        self.doc.sources.push(SourceRef { url: url.to_string(), line: self.doc.lines.len() });
+        let shown = shorten_address(url, self.width.saturating_sub(INDENT.len() * 2));
+        self.push(DocLine(vec![(Part::Body, INDENT.repeat(2)), (Part::Source(index), shown)]));
     }
 
     fn heading(&mut self, title: &str) {
@@ -180,6 +223,39 @@ impl Builder {
         }
         self.push(line);
     }
+}
+
+/// `url` in `room` columns: whole when it fits, else its start and its end around an ellipsis
+/// (`https://github.com/P…ddle/pull/79786`): the end is what tells one issue from the next.
+fn shorten_address(url: &str, room: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let width = |c: char| c.width().unwrap_or(0);
+    if url.width() <= room {
+        return url.to_string();
+    }
+    let Some(keep) = room.checked_sub(1).filter(|k| *k >= 2) else {
+        return crate::columns::truncate(url, room);
+    };
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in url.chars().rev() {
+        if used + width(c) > keep / 2 {
+            break;
+        }
+        used += width(c);
+        tail.push(c);
+    }
+    let mut head = String::new();
+    for c in url.chars() {
+        if used + width(c) > keep {
+            break;
+        }
+        used += width(c);
+        head.push(c);
+    }
+    head.push('…');
+    head.extend(tail.into_iter().rev());
+    head
 }
 
 /// Split a wrapped line into its indent and its text.
@@ -249,7 +325,7 @@ pub fn build(case: &Case, related: &[RelatedCase], width: u16) -> CaseDoc {
         title.push(')');
         b.wrapped(Part::Body, &title, "  • ", "    ");
         if !source.url.is_empty() {
-            b.wrapped(Part::Url, &source.url, "    ", "    ");
+            b.address(&source.url);
         }
         if let Some(note) = &source.note {
             b.wrapped(Part::Muted, note, "    ", "    ");
@@ -332,17 +408,31 @@ mod tests {
     }
 
     #[test]
-    fn long_urls_wrap_whole() {
+    fn each_address_has_a_line_of_its_own_and_is_never_broken() {
         let mut case = full_case();
-        case.body.sources[0].url = format!("https://example.org/{}", "a".repeat(90));
-        let doc = build(&case, &[], 40);
-        let url: String = doc
-            .lines
-            .iter()
-            .flat_map(|l| l.0.iter())
-            .filter(|(p, _)| *p == Part::Url)
-            .map(|(_, t)| t.trim())
-            .collect();
-        assert_eq!(url, case.body.sources[0].url);
+        case.body.sources[0].url = "https://github.com/pytorch/pytorch/issues/46874".into();
+        for width in [38u16, 60] {
+            let doc = build(&case, &[], width);
+            let source = &doc.sources[0];
+            assert_eq!(source.url, case.body.sources[0].url, "kept whole for copying");
+            let line = &doc.lines[source.line];
+            assert_eq!(line.0.iter().filter(|(p, _)| *p == Part::Source(0)).count(), 1);
+            let shown = line.text();
+            let shown = shown.trim();
+            if width == 60 {
+                assert_eq!(shown, source.url);
+            } else {
+                let (head, tail) = shown.split_once('…').expect("cut short, not wrapped");
+                assert!(source.url.starts_with(head) && source.url.ends_with(tail), "{shown}");
+                assert!(tail.ends_with("/issues/46874"), "the end that tells issues apart: {shown}");
+                assert_eq!(shown.width(), usize::from(width) - 4);
+            }
+            let next = doc.lines.get(source.line + 1).map(DocLine::text).unwrap_or_default();
+            assert!(!next.contains("46874"), "nothing of it on the next line: {next}");
+        }
+        let doc = build(&case, &[], 60);
+        let items = doc.items();
+        assert_eq!(items.len(), doc.facets.len() + doc.sources.len());
+        assert_eq!(items.last().map(|(item, _)| *item), Some(Item::Source(doc.sources.len() - 1)));
     }
 }

@@ -44,7 +44,7 @@ impl Choice {
         match self {
             Choice::Save => ("s", "save to a file"),
             Choice::Copy => ("c", "copy to the clipboard (OSC 52, works over SSH)"),
-            Choice::Print => ("p", "print to stdout when incidex closes"),
+            Choice::Print => ("p", "close incidex now and print it to stdout"),
         }
     }
 }

@@ -108,6 +108,8 @@ pub enum Action {
     CursorEnd,
     /// Export the checklist of the component under the cursor (`x`, Ctrl-X).
     Export,
+    /// Copy the highlighted source's address, else the case's id, with OSC 52 (`y`).
+    Copy,
     /// Highlight the next node of the graph (Tab).
     NextNode,
     /// Highlight the previous node of the graph (Shift-Tab).
@@ -198,6 +200,7 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
             K::Char('v') => Some(A::CyclePane),
             K::Char('w') => Some(A::ToggleWeaker),
             K::Char('x') => Some(A::Export),
+            K::Char('y') => Some(A::Copy),
             K::Char('f') => Some(A::Picker(None)),
             K::Char(c @ '1'..='4') => {
                 Some(A::Picker(FacetKind::ALL.get(usize::from(c as u8 - b'1')).copied()))
@@ -280,6 +283,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("v", "right pane: case, graph, breakdown"),
             ("w", "list the weaker matches of the sentence too (again: hide them)"),
             ("x", "export the checklist of the component under the cursor, or of the filters"),
+            ("y", "copy the highlighted source's address, else the case's id (OSC 52)"),
             ("Esc", "back"),
             ("?", "this help"),
             ("q", "quit"),
@@ -298,8 +302,9 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
         "Case pane",
         &[
             ("j k PgUp PgDn", "scroll"),
-            ("← → h l", "highlight a facet value"),
+            ("← → h l", "highlight a facet value, then a source's address"),
             ("Enter", "apply the highlighted value as a filter"),
+            ("y", "copy the highlighted address (shown whole below), else the case's id"),
         ],
     ),
     (
@@ -336,7 +341,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
         &[
             ("s", "save to a file (asks before overwriting)"),
             ("c  y", "copy to the clipboard with OSC 52 (works over SSH, tmux, screen)"),
-            ("p", "print to stdout when incidex closes"),
+            ("p", "close incidex now and print it to stdout"),
             ("Esc", "close"),
         ],
     ),
@@ -381,6 +386,9 @@ mod tests {
             (Context::ExportMenu, KeyCode::Char('c'), Some(Action::Choose(Choice::Copy))),
             (Context::ExportPath, KeyCode::Char('c'), Some(Action::Insert('c'))),
             (Context::ExportConfirm, KeyCode::Char('y'), Some(Action::Confirm(true))),
+            (Context::Results, KeyCode::Char('y'), Some(Action::Copy)),
+            (Context::Graph, KeyCode::Char('y'), Some(Action::Copy)),
+            (Context::Search, KeyCode::Char('y'), Some(Action::Insert('y'))),
         ] {
             assert_eq!(action(context, key(code)), want, "{context:?} {code:?}");
         }

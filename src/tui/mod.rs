@@ -309,19 +309,15 @@ fn run_ui(
                     app.export_finished(outcome);
                 }
                 Effect::Export(Job::Copy { text }) => {
-                    let outcome = match osc52::encode(text.as_bytes(), osc52::Passthrough::from_env()) {
-                        Ok(bytes) => {
-                            let backend = terminal.backend_mut();
-                            match std::io::Write::write_all(backend, &bytes)
-                                .and_then(|()| std::io::Write::flush(backend))
-                            {
-                                Ok(()) => Outcome::Copied,
-                                Err(e) => Outcome::Failed(format!("cannot write to the terminal: {e}")),
-                            }
-                        }
-                        Err(too_large) => Outcome::Failed(too_large.to_string()),
+                    let outcome = match copy_to_clipboard(&mut terminal, &text) {
+                        Ok(()) => Outcome::Copied,
+                        Err(why) => Outcome::Failed(why),
                     };
                     app.export_finished(outcome);
+                }
+                Effect::Copy(clip) => {
+                    let written = copy_to_clipboard(&mut terminal, &clip.text);
+                    app.copy_finished(&clip, written);
                 }
             }
         }
@@ -391,6 +387,19 @@ fn drain(
 
 /// Clear the screen and make the next draw paint every cell. (Not `Terminal::clear`: it asks
 /// the terminal for the cursor position, which waits on the input thread's lock in crossterm.)
+/// Write `text` to the clipboard as an OSC 52 escape sequence (through tmux or screen when they
+/// are in the way); `Err` says why it could not be.
+fn copy_to_clipboard<W: std::io::Write>(
+    terminal: &mut Terminal<CrosstermBackend<W>>,
+    text: &str,
+) -> std::result::Result<(), String> {
+    let bytes = osc52::encode(text.as_bytes(), osc52::Passthrough::from_env()).map_err(|e| e.to_string())?;
+    let backend = terminal.backend_mut();
+    std::io::Write::write_all(backend, &bytes)
+        .and_then(|()| std::io::Write::flush(backend))
+        .map_err(|e| format!("cannot write to the terminal: {e}"))
+}
+
 fn clear<W: std::io::Write>(terminal: &mut Terminal<CrosstermBackend<W>>) -> Result<()> {
     let size = terminal.size().map_err(terminal_error)?;
     terminal.resize(Rect::new(0, 0, size.width, size.height)).map_err(terminal_error)

@@ -147,6 +147,8 @@ pub struct Response {
     pub breakdown: Breakdown,
     /// What is wrong with the query (an unknown inline filter value), if anything.
     pub error: Option<String>,
+    /// What inline filter values were read as when they were not exact.
+    pub notes: Vec<String>,
     /// The result number of the case the request asked to locate, when it matches.
     pub located: Option<usize>,
     /// How long the search took.
@@ -239,6 +241,7 @@ impl Searcher {
             summary: found.summary,
             breakdown,
             error: (!errors.is_empty()).then(|| errors.join("; ")),
+            notes: found.notes,
             located,
             elapsed: started.elapsed(),
         }

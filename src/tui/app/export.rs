@@ -34,7 +34,7 @@ impl App {
             let under_cursor = match self.right {
                 RightPane::Case => self
                     .case_view
-                    .facet
+                    .facet()
                     .and_then(|i| self.case_doc()?.facets.get(i))
                     .filter(|f| f.kind == FacetKind::Component)
                     .map(|f| f.value.clone()),

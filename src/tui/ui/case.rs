@@ -1,5 +1,5 @@
 //! The case pane: the selected case's document (see `tui::doc`), scrolled, with facet values
-//! in their kind's colour and the highlighted one selected.
+//! in their kind's colour, source addresses underlined, and the highlighted item selected.
 
 use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
 
@@ -59,13 +59,24 @@ impl Widget for CasePane<'_> {
                         Part::Heading => s.get(Role::Accent),
                         Part::Body => s.get(Role::Text),
                         Part::Bullet => s.get(Role::Muted),
-                        Part::Url => s.get(Role::Text).add_modifier(ratatui::style::Modifier::UNDERLINED),
+                        Part::Source(i) => {
+                            let base = s.get(Role::Text).add_modifier(ratatui::style::Modifier::UNDERLINED);
+                            if app.case_view.source() == Some(*i) {
+                                base.patch(s.get(if focused {
+                                    Role::Selection
+                                } else {
+                                    Role::SelectionInactive
+                                }))
+                            } else {
+                                base
+                            }
+                        }
                         Part::Facet(i) => {
                             let base = doc
                                 .facets
                                 .get(*i)
                                 .map_or(s.get(Role::Text), |f| s.get(Role::of_kind(f.kind)));
-                            if app.case_view.facet == Some(*i) {
+                            if app.case_view.facet() == Some(*i) {
                                 base.patch(s.get(if focused {
                                     Role::Selection
                                 } else {

@@ -2,7 +2,9 @@
 //! with their counts (or the query's error).
 //!
 //! [`place`] lays a row out — scrolled sideways so the highlighted item is visible, with an
-//! ellipsis where items are cut off — and is used both to draw and to hit-test mouse clicks.
+//! ellipsis where items went by on the left and "+N more" where items are cut off on the right
+//! (`Tab` then `→` reach them; a click on the count goes to the first) — and is used both to
+//! draw and to hit-test mouse clicks.
 
 use ratatui::{buffer::Buffer, layout::Rect, style::Style, widgets::Widget};
 use unicode_width::UnicodeWidthStr;
@@ -133,25 +135,44 @@ pub fn place(app: &App, row: Row, width: u16) -> Vec<Placed> {
         placed.push(Placed { x, item: None, spans: vec![("…".into(), Role::Muted)], highlighted: false });
         x += 2;
     }
+    let count = items.len();
+    let mut hidden: Option<(usize, FilterItem)> = None;
     for (i, (item, spans)) in items.into_iter().enumerate().skip(first) {
         let w = widths[i];
-        let last = i + 1 == widths.len();
+        let last = i + 1 == count;
         let needed = if last { w } else { w + 2 };
         if x + needed > width && !(i == first && x + w <= width) {
-            if x < width {
-                placed.push(Placed {
-                    x,
-                    item: None,
-                    spans: vec![("…".into(), Role::Muted)],
-                    highlighted: false,
-                });
-            }
+            hidden = Some((i, item));
             break;
         }
         placed.push(Placed { x, item: Some(item), spans, highlighted: highlighted == Some(item) });
         x += w + GAP;
         if row == Row::Suggested && !last {
             x += 1;
+        }
+    }
+    // What is cut off is counted, and a click on the count goes to the first of it.
+    if let Some((mut i, mut item)) = hidden {
+        let keys = if app.focus == Focus::Filters { "" } else { " (Tab →)" };
+        loop {
+            let label = format!("+{} more{keys}", count - i);
+            let fits = x + label.width() as u16 <= width;
+            let droppable = placed.last().is_some_and(|p| p.item.is_some() && !p.highlighted);
+            if fits || !droppable {
+                if x < width {
+                    placed.push(Placed {
+                        x,
+                        item: Some(item),
+                        spans: vec![(label, Role::Muted)],
+                        highlighted: false,
+                    });
+                }
+                break;
+            }
+            let Some(dropped) = placed.pop() else { break };
+            x = dropped.x;
+            i -= 1;
+            item = dropped.item.unwrap_or(item);
         }
     }
     placed

@@ -1,5 +1,6 @@
 //! The facet picker overlay: the values of one kind with the number of cases under the
-//! applied filters that have each, narrowed by fuzzy text, matched letters highlighted.
+//! applied filters that each would leave (that have it, or lack it when excluding), narrowed by
+//! fuzzy text, matched letters highlighted, and what a near spelling was read as.
 
 use ratatui::{
     buffer::Buffer,
@@ -59,7 +60,7 @@ impl Widget for &PickerOverlay<'_> {
         clear(area, buf);
         let p = self.picker;
         let title = format!("Filter by {}", p.kind.label().to_lowercase());
-        let block = pane(&title, "cases under the filters", true, s, area.width);
+        let block = pane(&title, "cases each would leave", true, s, area.width);
         let inner = block.inner(area);
         block.render(area, buf);
         if inner.height < 2 {
@@ -83,6 +84,9 @@ impl Widget for &PickerOverlay<'_> {
         let mut field = vec![(PROMPT.to_string(), s.get(Role::Key)), (shown, s.get(Role::Input))];
         if p.negated() {
             field.push(("  (excludes)".into(), s.get(Role::ChipNegated)));
+        }
+        if let Some(note) = &p.note {
+            field.push((format!("  {note}"), s.get(Role::Muted)));
         }
         put(buf, inner.x, inner.y + 1, inner.width, &field);
         let rows = usize::from(inner.height).saturating_sub(PICKER_HEADER_ROWS);

@@ -1,5 +1,6 @@
 //! The status line: the keys that work where the focus is, or a note (what was just applied,
-//! an error) until the next key; while the library loads, the gauge before them.
+//! an error) until the next key; while the library loads, the gauge before them. With a source
+//! highlighted in the case pane, its whole address comes first.
 
 use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
 use unicode_width::UnicodeWidthStr;
@@ -59,17 +60,19 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
             ("v", "pane"),
             ("?", "help"),
             ("q", "quit"),
+            ("y", "copy id"),
             ("/", "search"),
         ],
         (None, Focus::Detail) => match app.right {
             RightPane::Case => vec![
                 ("j k", "scroll"),
-                ("← →", "facet"),
+                ("← →", "select"),
                 ("Enter", "apply facet"),
                 ("v", "pane"),
                 ("Esc", "back"),
                 ("?", "help"),
                 ("q", "quit"),
+                ("y", "copy"),
             ],
             RightPane::Graph => vec![
                 ("← → ↑ ↓ Tab", "move"),
@@ -94,6 +97,15 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
     }
 }
 
+/// The address of the source highlighted in the focused case pane, if one is.
+fn highlighted_address(app: &App) -> Option<&str> {
+    if app.overlay.is_some() || app.focus != Focus::Detail || app.right != RightPane::Case {
+        return None;
+    }
+    let i = app.case_view.source()?;
+    app.case_doc()?.sources.get(i).map(|s| s.url.as_str())
+}
+
 impl Widget for StatusLine<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
@@ -114,9 +126,16 @@ impl Widget for StatusLine<'_> {
             put(buf, area.x, area.y, area.width, &spans);
             return;
         }
+        // The highlighted source's address in full, on a line of its own (no pane border beside
+        // it), so the terminal can select it whole even when the pane cut it short.
+        let mut hints = hints(self.app);
+        if let Some(url) = highlighted_address(self.app) {
+            spans.push((format!("{url}  "), s.get(Role::Text)));
+            hints.insert(0, ("y", "copy"));
+        }
         // Whole hints only: drop the ones that do not fit rather than cutting one in half.
         let mut used = spans.iter().map(|(t, _)| t.width()).sum::<usize>();
-        for (key, what) in hints(self.app) {
+        for (key, what) in hints {
             let w = key.width() + what.width() + 3;
             if used + w > usize::from(area.width) {
                 break;

@@ -1,0 +1,177 @@
+//! The facet picker's state: the values of one kind with counts, narrowed by what is typed —
+//! fuzzily (nucleo) over names and aliases, and through the one resolver (`crate::resolve`), so
+//! a near spelling (`nccll`) finds its value as it does on the command line, with a note saying
+//! what it was read as. A leading `-` excludes: the counts are then the cases that would remain.
+
+use nucleo::{
+    Config, Matcher, Utf32Str,
+    pattern::{AtomKind, CaseMatching, Normalization, Pattern},
+};
+
+use crate::{
+    corpus::{FacetKind, Library},
+    filter::Filters,
+    resolve::Candidate,
+    tui::input::Input,
+};
+
+/// A value shown in the picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PickerRow {
+    /// The value's name.
+    pub value: String,
+    /// Cases under the applied filters that would remain with it applied: those that have it,
+    /// or, when the picker excludes, those that do not.
+    pub count: usize,
+    /// Characters of the name that matched the filter text.
+    pub matched: Vec<usize>,
+}
+
+/// One value of the kind: its name, the cases under the filters that have it, its aliases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Value {
+    name: String,
+    count: usize,
+    aliases: Vec<String>,
+}
+
+/// The facet picker: the values of one kind with counts, narrowed by fuzzy text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picker {
+    /// The kind shown.
+    pub kind: FacetKind,
+    /// The filter text; a leading `-` applies the value as "must not have".
+    pub filter: Input,
+    /// Every value of the kind with its count, most first.
+    values: Vec<Value>,
+    /// Cases under the applied filters.
+    total: usize,
+    /// The values the filter keeps, best first.
+    pub rows: Vec<PickerRow>,
+    /// What the filter text was read as (`read as 'NCCL' (the nearest spelling)`), when only the
+    /// resolver found a value for it.
+    pub note: Option<String>,
+    /// The highlighted row.
+    pub cursor: usize,
+    /// The row shown first.
+    pub top: usize,
+}
+
+impl Picker {
+    /// The picker for `kind` over the cases of `library` under `filters`.
+    pub fn new(library: &Library, filters: &Filters, kind: FacetKind) -> Picker {
+        let values = crate::facet_counts::counts(library, filters, kind, true)
+            .into_iter()
+            .map(|c| Value {
+                name: c.value.to_string(),
+                count: c.count,
+                aliases: library.taxonomy.get(kind, c.value).map(|v| v.aliases.clone()).unwrap_or_default(),
+            })
+            .collect();
+        let total = library.cases.iter().filter(|c| filters.matches(c)).count();
+        let mut picker = Picker {
+            kind,
+            filter: Input::default(),
+            values,
+            total,
+            rows: Vec::new(),
+            note: None,
+            cursor: 0,
+            top: 0,
+        };
+        picker.refilter();
+        picker
+    }
+
+    /// Whether Enter applies the value as "must not have".
+    pub fn negated(&self) -> bool {
+        self.filter.text().starts_with('-')
+    }
+
+    /// The row for `value` with the count of cases that applying it would leave.
+    fn row(&self, value: &Value, matched: Vec<usize>) -> PickerRow {
+        let count = if self.negated() { self.total.saturating_sub(value.count) } else { value.count };
+        PickerRow { value: value.name.clone(), count, matched }
+    }
+
+    /// Narrow the rows to the filter text; call after it changes.
+    pub fn refilter(&mut self) {
+        let text = self.filter.text().trim_start_matches('-').trim().to_string();
+        self.cursor = 0;
+        self.top = 0;
+        self.note = None;
+        if text.is_empty() {
+            self.rows = self.values.iter().map(|v| self.row(v, Vec::new())).collect();
+            return;
+        }
+        let pattern = Pattern::new(&text, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy);
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut buf = Vec::new();
+        // (score, cases that have the value, row): ties go to the value more cases have, also
+        // when the rows count what excluding it would leave.
+        let mut scored: Vec<(u32, usize, PickerRow)> = Vec::new();
+        for value in &self.values {
+            let mut indices = Vec::new();
+            let by_name = pattern.indices(Utf32Str::new(&value.name, &mut buf), &mut matcher, &mut indices);
+            let by_alias = value
+                .aliases
+                .iter()
+                .filter_map(|a| pattern.score(Utf32Str::new(a, &mut buf), &mut matcher))
+                .max();
+            let Some(score) = by_name.max(by_alias) else { continue };
+            if by_name.is_none() {
+                indices.clear();
+            }
+            indices.sort_unstable();
+            indices.dedup();
+            let matched = indices.into_iter().filter_map(|i| usize::try_from(i).ok()).collect();
+            scored.push((score, value.count, self.row(value, matched)));
+        }
+        scored.sort_by(|a, b| {
+            b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)).then_with(|| a.2.value.cmp(&b.2.value))
+        });
+        self.rows = scored.into_iter().map(|(_, _, r)| r).collect();
+        self.add_resolved(&text);
+    }
+
+    /// The value the one resolver reads `text` as goes first when the fuzzy match missed it
+    /// (`nccll` is no subsequence of `NCCL`), with a note saying so.
+    fn add_resolved(&mut self, text: &str) {
+        let candidates: Vec<Candidate<'_>> =
+            self.values.iter().map(|v| Candidate { name: &v.name, aliases: &v.aliases }).collect();
+        let Ok(found) = crate::resolve::resolve(text, &candidates) else { return };
+        let value = &self.values[found.index];
+        if self.rows.iter().any(|r| r.value == value.name) {
+            return;
+        }
+        // The kind and the words typed are in view above: the note says only what they became.
+        self.note =
+            (!found.how.is_exact()).then(|| format!("read as '{}' ({})", value.name, found.how.reason()));
+        let row = self.row(value, Vec::new());
+        self.rows.insert(0, row);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excluding_keeps_the_order_of_including_and_counts_what_is_left() {
+        let library = Library::bundled();
+        let filters = Filters::default();
+        let mut picker = Picker::new(&library, &filters, FacetKind::Component);
+        picker.filter = Input::new("gpu");
+        picker.refilter();
+        let including: Vec<(String, usize)> =
+            picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
+        assert_eq!(including.first().map(|(v, _)| v.as_str()), Some("GPU"), "{including:?}");
+        picker.filter = Input::new("-gpu");
+        picker.refilter();
+        let excluding: Vec<(String, usize)> =
+            picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
+        let total = library.cases.len();
+        let expected: Vec<(String, usize)> = including.iter().map(|(v, n)| (v.clone(), total - n)).collect();
+        assert_eq!(excluding, expected, "the same rows, each with the cases that lack it");
+    }
+}
