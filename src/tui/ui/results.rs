@@ -106,7 +106,10 @@ impl Widget for ResultList<'_> {
                 // After the last real match: say how many weaker ones there are, and how to see them.
                 if n == r.total && r.weaker > 0 {
                     let y = inner.y + (item * item_height) as u16;
-                    let line = format!("and {} weaker matches: w lists them", thousands(r.weaker));
+                    let line = match r.weaker {
+                        1 => "and 1 weaker match: w lists it".to_string(),
+                        n => format!("and {} weaker matches: w lists them", thousands(n)),
+                    };
                     put(
                         buf,
                         inner.x + 1,
