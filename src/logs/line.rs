@@ -87,71 +87,96 @@ fn label_prefix(line: &str) -> Option<&str> {
 
 /// Whether a word is an identifier that changes between runs: hex of six or more digits with a
 /// digit in it (addresses, hashes, uuids' parts), or `0x…`.
-fn is_hex_id(word: &str) -> bool {
-    if let Some(hex) = word.strip_prefix("0x").or_else(|| word.strip_prefix("0X")) {
-        return !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit());
+fn is_hex_id(word: &[u8]) -> bool {
+    if let Some(hex) = word.strip_prefix(b"0x").or_else(|| word.strip_prefix(b"0X")) {
+        return !hex.is_empty() && hex.iter().all(u8::is_ascii_hexdigit);
     }
-    word.len() >= 6 && word.bytes().all(|b| b.is_ascii_hexdigit()) && word.bytes().any(|b| b.is_ascii_digit())
+    word.len() >= 6 && word.iter().all(u8::is_ascii_hexdigit) && word.iter().any(u8::is_ascii_digit)
 }
 
 /// Characters progress bars are drawn with; a run of them is folded to one.
 fn is_bar(c: char) -> bool {
-    matches!(c, '\u{2580}'..='\u{259f}' | '#' | '=' | '>' | '-' | '.' | '·') || c == ' '
+    matches!(c, '\u{2580}'..='\u{259f}' | '#' | '=' | '>' | '-' | '.' | '·')
 }
 
 /// The template of a message: numbers (digit runs inside words too: `rank3` is `rank#`) and hex
 /// ids become `#`, runs of progress-bar characters and of spaces become one, so two lines that
 /// differ only in what changes between occurrences have the same template.
 pub fn template(message: &str) -> String {
-    let mut out = String::with_capacity(message.len().min(MAX_LINE_CHARS));
-    let mut chars = message.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    let mut out = Vec::with_capacity(message.len().min(MAX_LINE_CHARS));
+    fold(message, &mut |piece| out.extend_from_slice(piece));
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`template`] fed piece by piece to `sink`, without building it: the log reader hashes the
+/// pieces of every line and keeps no string. Works on bytes, so the ASCII most logs are made of
+/// costs no decoding; other characters are taken whole.
+pub fn fold(message: &str, sink: &mut dyn FnMut(&[u8])) {
+    let bytes = message.as_bytes();
+    let mut i = 0;
+    let mut emitted = 0;
+    // The last character emitted outside words, to fold runs.
+    let mut last: Option<char> = None;
+    while i < bytes.len() && emitted < MAX_LINE_CHARS * 2 {
+        let (c, len) = char_at(message, i);
         if c.is_alphanumeric() {
-            let mut end = message.len();
-            while let Some(&(j, d)) = chars.peek() {
+            let start = i;
+            while i < bytes.len() {
+                let (d, l) = char_at(message, i);
                 if !d.is_alphanumeric() {
-                    end = j;
                     break;
                 }
-                chars.next();
+                i += l;
             }
-            let word = &message[i..end];
+            let word = &bytes[start..i];
             if is_hex_id(word) {
-                out.push('#');
+                sink(b"#");
             } else {
-                let mut in_digits = false;
-                for d in word.chars() {
-                    if d.is_ascii_digit() {
-                        if !in_digits {
-                            out.push('#');
+                let mut run = start;
+                while run < i {
+                    if word[run - start].is_ascii_digit() {
+                        while run < i && bytes[run].is_ascii_digit() {
+                            run += 1;
                         }
-                        in_digits = true;
+                        sink(b"#");
                     } else {
-                        out.push(d);
-                        in_digits = false;
+                        let from = run;
+                        while run < i && !bytes[run].is_ascii_digit() {
+                            run += 1;
+                        }
+                        sink(&bytes[from..run]);
                     }
                 }
             }
-        } else if is_bar(c) {
-            out.push(c);
-            while chars
-                .peek()
-                .is_some_and(|&(_, d)| d == c || (is_bar(d) && d != ' ' && is_bar(c) && c != ' '))
-            {
-                chars.next();
-            }
-        } else {
-            out.push(c);
+            emitted += i - start;
+            last = None;
+            continue;
         }
-        if out.len() >= MAX_LINE_CHARS * 2 {
-            break;
+        let folds = last.is_some_and(|l| l == c || (is_bar(l) && is_bar(c)));
+        if !folds {
+            sink(&bytes[i..i + len]);
+            emitted += len;
         }
+        last = Some(c);
+        i += len;
     }
-    out
+}
+
+/// The character at byte `i` of `text` and its length; ASCII without decoding.
+fn char_at(text: &str, i: usize) -> (char, usize) {
+    let b = text.as_bytes()[i];
+    if b.is_ascii() {
+        return (b as char, 1);
+    }
+    text[i..].chars().next().map_or((' ', 1), |c| (c, c.len_utf8()))
 }
 
 /// `text` cut to [`MAX_LINE_CHARS`] characters.
 pub fn clip(text: &str) -> &str {
+    // No more bytes than the limit: no more characters either.
+    if text.len() <= MAX_LINE_CHARS {
+        return text;
+    }
     match text.char_indices().nth(MAX_LINE_CHARS) {
         Some((i, _)) => &text[..i],
         None => text,

@@ -18,7 +18,7 @@ pub mod salience;
 
 use std::{
     collections::HashMap,
-    hash::{BuildHasher, BuildHasherDefault},
+    hash::{BuildHasher, BuildHasherDefault, Hasher},
     io::{BufRead, BufReader, Read},
 };
 
@@ -108,7 +108,8 @@ struct Candidate {
 pub struct LogReader {
     salience: Salience,
     sources: Vec<String>,
-    counts: HashMap<u64, u32, FxBuild>,
+    /// Template hash -> (lines with it, its weight).
+    counts: HashMap<u64, (u32, f32), FxBuild>,
     candidates: HashMap<u64, Candidate, FxBuild>,
     tail: std::collections::VecDeque<(usize, u64, String)>,
     lines: u64,
@@ -186,42 +187,73 @@ impl LogReader {
         if message.trim().is_empty() {
             return;
         }
+        let key = {
+            let mut hasher = self.hasher.build_hasher();
+            line::fold(message.trim(), &mut |piece| hasher.write(piece));
+            hasher.finish()
+        };
+        let starts_traceback = message.starts_with("Traceback (most recent call last)");
+        // A template seen before weighs what it weighed then: lines that differ only in numbers
+        // say the same thing, so the markers are looked for once per template. Inside a
+        // traceback the place of a line matters, so it is weighed again there.
+        if !self.in_traceback
+            && !starts_traceback
+            && let Some(seen) = self.counts.get_mut(&key)
+        {
+            seen.0 = seen.0.saturating_add(1);
+        } else {
+            let weight = self.weigh(message, starts_traceback);
+            let room = self.counts.len() < MAX_TEMPLATES;
+            match self.counts.get_mut(&key) {
+                Some(seen) => {
+                    seen.0 = seen.0.saturating_add(1);
+                    seen.1 = seen.1.max(weight);
+                }
+                None if room => {
+                    self.counts.insert(key, (1, weight));
+                }
+                None => {}
+            }
+            if weight > 0.0 {
+                let entry = self.candidates.entry(key).or_insert_with(|| Candidate {
+                    source,
+                    line: line_no,
+                    text: crate::text::one_line(line::clip(message.trim())),
+                    weight,
+                });
+                entry.weight = entry.weight.max(weight);
+                if self.candidates.len() > 2 * MAX_CANDIDATES {
+                    self.prune();
+                }
+            }
+        }
+        // The last lines, in buffers reused line after line.
+        let mut slot = if self.tail.len() == TAIL_LINES {
+            self.tail.pop_front().map(|(_, _, text)| text).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        slot.clear();
+        slot.push_str(line::clip(message.trim()));
+        self.tail.push_back((source, line_no, slot));
+    }
+
+    /// The weight of `message` where it stands: a frame inside a traceback weighs less, the line
+    /// that ends one names the exception.
+    fn weigh(&mut self, message: &str, starts_traceback: bool) -> f32 {
         let indented = message.starts_with([' ', '\t']);
         let in_frame = self.in_traceback && indented;
         let mut weight = self.salience.weigh(message, in_frame);
         if self.in_traceback && !indented {
-            // The line that ends a traceback names the exception.
             self.in_traceback = false;
             if salience::is_exception_line(message.trim_start()) {
                 weight = weight.max(salience::EXCEPTION);
             }
         }
-        if message.starts_with("Traceback (most recent call last)") {
+        if starts_traceback {
             self.in_traceback = true;
         }
-        let template = line::template(message.trim());
-        let key = self.hasher.hash_one(&template);
-        if let Some(count) = self.counts.get_mut(&key) {
-            *count = count.saturating_add(1);
-        } else if self.counts.len() < MAX_TEMPLATES {
-            self.counts.insert(key, 1);
-        }
-        if weight > 0.0 {
-            let entry = self.candidates.entry(key).or_insert_with(|| Candidate {
-                source,
-                line: line_no,
-                text: crate::text::one_line(line::clip(message.trim())),
-                weight,
-            });
-            entry.weight = entry.weight.max(weight);
-            if self.candidates.len() > 2 * MAX_CANDIDATES {
-                self.prune();
-            }
-        }
-        if self.tail.len() == TAIL_LINES {
-            self.tail.pop_front();
-        }
-        self.tail.push_back((source, line_no, line::clip(message.trim()).to_string()));
+        weight
     }
 
     /// Keep the weightiest candidates (ties: the first seen).
@@ -234,7 +266,7 @@ impl LogReader {
 
     /// The digest of everything read.
     pub fn finish(self) -> Digest {
-        let count_of = |key: &u64| u64::from(self.counts.get(key).copied().unwrap_or(1));
+        let count_of = |key: &u64| u64::from(self.counts.get(key).map_or(1, |c| c.0));
         let mut scored: Vec<Evidence> = self
             .candidates
             .iter()

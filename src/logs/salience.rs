@@ -21,7 +21,7 @@
 //! rather than causing it (an exit code, the launcher's `ChildFailedError`) at most 1.2, even when
 //! it names an exception; a frame inside a traceback (the code lines, `raise …`) a third.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 /// The weight of an exception line (a traceback's last line, `FooError: …`).
 pub const EXCEPTION: f32 = 4.0;
@@ -213,7 +213,11 @@ impl Salience {
                 classes.push(Class::Plain);
             }
         }
-        let markers = AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).ok();
+        let markers = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&patterns)
+            .ok();
         Salience { markers, weights, classes, quiet_from, signatures_from }
     }
 
