@@ -43,6 +43,17 @@ pub fn stdout_error(e: std::io::Error) -> Error {
     Error::io("<stdout>", e)
 }
 
+/// A case's id in full, then ` · detail` cut to what is left of `width`: an id is copied into
+/// `incidex show`, so it is never cut, whatever the width.
+pub fn id_then(id: &str, detail: &str, width: usize) -> String {
+    let left = width.saturating_sub(unicode_width::UnicodeWidthStr::width(id));
+    let detail = format!(" · {detail}");
+    if left < 4 {
+        return id.to_string();
+    }
+    format!("{id}{}", truncate(&detail, left))
+}
+
 /// Cut `text` to `width` columns, ending with an ellipsis when something was cut.
 pub fn truncate(text: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthChar;
@@ -66,6 +77,14 @@ pub fn truncate(text: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_id_is_never_cut() {
+        let id = "qwen3-32b-b300-epoch-end-checkpoint-deadlock-with-a-very-long-tail";
+        assert_eq!(super::id_then(id, "Meta", 20), id);
+        assert_eq!(super::id_then("short", "An organization", 14), "short · An or…");
+        assert_eq!(super::id_then("short", "Meta", 80), "short · Meta");
+    }
+
     #[test]
     fn truncate_counts_columns_not_bytes() {
         assert_eq!(super::truncate("short", 10), "short");
