@@ -662,7 +662,7 @@ impl App {
                 vec![Effect::Redraw]
             }
             // The main loop ends with the error before a failed load reaches the app.
-            Msg::Signal(Signal::Hangup | Signal::Terminate) | Msg::InputClosed(_) | Msg::LoadFailed(_) => {
+            Msg::Signal(Signal::Hangup | Signal::Terminate | Signal::Interrupt) | Msg::InputClosed(_) | Msg::LoadFailed(_) => {
                 vec![Effect::Quit]
             }
             Msg::Progress(progress) => self.load_progress(progress),
@@ -1848,6 +1848,7 @@ mod tests {
         for msg in [
             Msg::Signal(Signal::Hangup),
             Msg::Signal(Signal::Terminate),
+            Msg::Signal(Signal::Interrupt),
             Msg::InputClosed("gone".into()),
             Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
         ] {

@@ -74,6 +74,27 @@ fn terminal_error(e: std::io::Error) -> Error {
     Error::io("<terminal>", e)
 }
 
+/// How the terminal UI ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit, or the terminal went away.
+    Quit,
+    /// A signal ended it (SIGHUP, SIGTERM, SIGINT sent from outside), after the terminal was
+    /// given back.
+    Signal(event::Signal),
+}
+
+impl Ended {
+    /// The exit status to end with: 0, or `128 + signal` as a shell reports a process the
+    /// signal ended (129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM).
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(signal) => u8::try_from(128 + signal.number()).unwrap_or(u8::MAX),
+        }
+    }
+}
+
 /// Run the terminal UI over the library `open` returns (called on a thread, see the module
 /// docs) until the user quits or the terminal goes away. `report` hears what went wrong while
 /// the library was opened, once the terminal has been given back (never, when the user quit
@@ -82,7 +103,7 @@ pub fn run(
     settings: &Settings,
     open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
     report: impl FnOnce(&Problems),
-) -> Result<()> {
+) -> Result<Ended> {
     let mut problems = None;
     let result = run_ui(settings, open, &mut problems);
     if let Some(problems) = problems.filter(|p| !p.is_empty()) {
@@ -96,6 +117,15 @@ struct Searches {
     tx: mpsc::Sender<Request>,
     /// The UI's channel, for a new worker's answers; `None` once the library is in.
     msgs: Option<mpsc::Sender<Msg>>,
+    /// The first signal that asked the UI to end.
+    ended_by: Option<event::Signal>,
+}
+
+impl Searches {
+    /// How the UI ends now.
+    fn ended(&self) -> Ended {
+        self.ended_by.map_or(Ended::Quit, Ended::Signal)
+    }
 }
 
 impl Searches {
@@ -106,7 +136,7 @@ impl Searches {
         };
         let tx = worker::spawn_search(library, search, reply)
             .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?;
-        Ok(Searches { tx, msgs: Some(msgs) })
+        Ok(Searches { tx, msgs: Some(msgs), ended_by: None })
     }
 
     fn send(&self, request: Request) -> Result<()> {
@@ -124,6 +154,11 @@ fn deliver(
     searches: &mut Searches,
     problems: &mut Option<Problems>,
 ) -> Result<Vec<Effect>> {
+    if let Msg::Signal(signal) = msg
+        && signal != event::Signal::Continue
+    {
+        searches.ended_by.get_or_insert(signal);
+    }
     let mut loaded = match msg {
         Msg::Loaded(loaded) => loaded,
         Msg::LoadFailed(why) => return Err(Error::Failed(why)),
@@ -131,8 +166,10 @@ fn deliver(
     };
     if let (Some(search), Some(msgs)) = (loaded.search.take(), searches.msgs.take()) {
         build_graph_apart(&loaded.library, &msgs);
+        let ended_by = searches.ended_by;
         *searches = Searches::start(search, loaded.library.clone(), msgs)?;
         searches.msgs = None;
+        searches.ended_by = ended_by;
     }
     *problems = Some(loaded.problems.clone());
     Ok(app.update(Msg::Loaded(loaded)))
@@ -181,7 +218,7 @@ fn run_ui(
     settings: &Settings,
     open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
     problems: &mut Option<Problems>,
-) -> Result<()> {
+) -> Result<Ended> {
     // The theme first: a broken theme file is reported the same with or without a terminal.
     let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
     if !std::io::stdout().is_terminal() {
@@ -241,7 +278,7 @@ fn run_ui(
     let mut terminal = Terminal::new(backend).map_err(terminal_error)?;
     let size = terminal.size().map_err(terminal_error)?;
 
-    event::spawn_signals(tx.clone()).map_err(terminal_error)?;
+    event::spawn_signals(tx.clone(), settings.mouse).map_err(terminal_error)?;
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let mut searches = Searches::start(search, library.clone(), tx.clone())?;
     build_graph_apart(&library, &tx);
@@ -290,7 +327,7 @@ fn run_ui(
                     if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
                         let _ = session::save(path, &session);
                     }
-                    return Ok(());
+                    return Ok(searches.ended());
                 }
                 Effect::Export(Job::Print { text }) => {
                     if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
@@ -299,7 +336,7 @@ fn run_ui(
                     // Give the terminal back first, so the text lands in the shell's scrollback.
                     drop(terminal);
                     drop(guard);
-                    return print_checklist(&text);
+                    return print_checklist(&text).map(|()| Ended::Quit);
                 }
                 Effect::Export(Job::Save { path, text, overwrite }) => {
                     let outcome = match crate::export::write_file(&path, text.as_bytes(), overwrite) {
@@ -339,7 +376,7 @@ fn run_ui(
                         continue;
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(searches.ended()),
                 }
             }
         }
@@ -359,7 +396,7 @@ fn run_ui(
         if app.take_dirty() {
             terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
         }
-        let Ok(msg) = rx.recv() else { return Ok(()) };
+        let Ok(msg) = rx.recv() else { return Ok(searches.ended()) };
         effects = deliver(msg, &mut app, &mut searches, problems)?;
         drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
     }
