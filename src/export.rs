@@ -78,7 +78,8 @@ pub fn write_with(
         }
     }
     // The mode to keep: the replaced file's (through a link, its target's).
-    let keep_mode = existing.and_then(|_| std::fs::metadata(path).ok()).filter(|m| m.is_file()).map(|m| m.permissions());
+    let keep_mode =
+        existing.and_then(|_| std::fs::metadata(path).ok()).filter(|m| m.is_file()).map(|m| m.permissions());
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -157,8 +158,8 @@ mod tests {
         assert_eq!(entries(dir.path()), ["list.md"], "no temporary file is left");
         #[cfg(unix)]
         {
-            use std::os::unix::fs::PermissionsExt;
             use std::os::unix::fs::OpenOptionsExt;
+            use std::os::unix::fs::PermissionsExt;
             // What the system gives a new file under the umask of the moment.
             let probe = dir.path().join("probe");
             std::fs::OpenOptions::new().write(true).create_new(true).mode(0o666).open(&probe).unwrap();

@@ -815,8 +815,11 @@ mod tests {
 
     #[test]
     fn paths_are_shown_as_the_directories_are_named_now() {
-        let rebase = Rebase::new(vec!["lib/".into(), "lib/sub/".into()], &["/abs/lib/".into(), "/abs/lib/sub/".into()])
-            .unwrap();
+        let rebase = Rebase::new(
+            vec!["lib/".into(), "lib/sub/".into()],
+            &["/abs/lib/".into(), "/abs/lib/sub/".into()],
+        )
+        .unwrap();
         assert_eq!(rebase.path("lib/a.md"), "/abs/lib/a.md");
         assert_eq!(rebase.path("lib/sub/b.md"), "/abs/lib/sub/b.md");
         assert_eq!(rebase.path("other/c.md"), "other/c.md");

@@ -120,6 +120,6 @@ mod tests {
         assert_eq!(key(&lib), key(&dotted));
         std::os::unix::fs::symlink(&lib, tmp.path().join("link")).unwrap();
         assert_eq!(key(&lib), key(&tmp.path().join("link")));
-        assert_eq!(display_prefixes(&[lib.clone()]), [format!("{}/", lib.display())]);
+        assert_eq!(display_prefixes(std::slice::from_ref(&lib)), [format!("{}/", lib.display())]);
     }
 }

@@ -272,8 +272,8 @@ fn store(
     fs::create_dir_all(dir)?;
     let tmp = dir.join(format!("tmp-{}-{}-{}", host_name(), std::process::id(), nanos_now()));
     fs::create_dir(&tmp)?;
-    let written =
-        write_entry(&tmp, library, &catalog, prefixes, progress).and_then(|()| match fs::rename(&tmp, entry) {
+    let written = write_entry(&tmp, library, &catalog, prefixes, progress).and_then(|()| {
+        match fs::rename(&tmp, entry) {
             Ok(()) => Ok(()),
             // Another process wrote the same entry first: theirs is as good as ours.
             Err(_) if entry.join(LIBRARY_FILE).is_file() => {
@@ -281,7 +281,8 @@ fn store(
                 Ok(())
             }
             Err(e) => Err(e),
-        });
+        }
+    });
     if written.is_err() {
         let _ = fs::remove_dir_all(&tmp);
     }
@@ -311,9 +312,11 @@ fn write_entry(
     progress(Progress { stage: Stage::Saving, done: 0, total: 1 });
     let encoded = codec::encode(&library.cases, catalog, &library.diagnostics, prefixes);
     // The library file last: an entry with a library file is a finished one.
-    for (name, bytes) in
-        [(INDEX_SUMS, sums.as_bytes()), (BODIES_FILE, &encoded.bodies[..]), (LIBRARY_FILE, &encoded.library[..])]
-    {
+    for (name, bytes) in [
+        (INDEX_SUMS, sums.as_bytes()),
+        (BODIES_FILE, &encoded.bodies[..]),
+        (LIBRARY_FILE, &encoded.library[..]),
+    ] {
         let mut file = fs::File::create(tmp.join(name))?;
         io::Write::write_all(&mut file, bytes)?;
         file.sync_all()?;
@@ -332,7 +335,8 @@ fn host_name() -> String {
     // SAFETY: gethostname writes at most `buf.len()` bytes into the buffer.
     let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    let name: String = if rc == 0 { String::from_utf8_lossy(&buf[..end]).into_owned() } else { String::new() };
+    let name: String =
+        if rc == 0 { String::from_utf8_lossy(&buf[..end]).into_owned() } else { String::new() };
     let name: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.').collect();
     if name.is_empty() { "host".into() } else { name }
 }
@@ -481,7 +485,11 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let second = load(&f);
         assert_eq!(second.cache, CacheUse::Stored, "{:?}", second.warnings);
         assert_eq!(second.warnings.len(), 1, "{:?}", second.warnings);
-        assert!(second.warnings[0].contains("cannot be read (search index: index file"), "{:?}", second.warnings);
+        assert!(
+            second.warnings[0].contains("cannot be read (search index: index file"),
+            "{:?}",
+            second.warnings
+        );
         assert_eq!(load(&f).cache, CacheUse::Hit);
     }
 
@@ -624,8 +632,11 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let index_dir = first.entry.unwrap().join(INDEX_DIR);
         // Each rebuild names its segments anew: the files are listed again every time.
         let files = || {
-            let mut files: Vec<PathBuf> =
-                fs::read_dir(&index_dir).unwrap().filter_map(std::result::Result::ok).map(|e| e.path()).collect();
+            let mut files: Vec<PathBuf> = fs::read_dir(&index_dir)
+                .unwrap()
+                .filter_map(std::result::Result::ok)
+                .map(|e| e.path())
+                .collect();
             files.sort();
             files
         };

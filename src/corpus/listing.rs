@@ -126,7 +126,9 @@ fn walk(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<FoundFile> {
         }
         // In path order, so which of two ways to one directory is kept does not depend on the
         // order the system listed them in.
-        next.sort_unstable_by(|a, b| a.0.as_os_str().as_encoded_bytes().cmp(b.0.as_os_str().as_encoded_bytes()));
+        next.sort_unstable_by(|a, b| {
+            a.0.as_os_str().as_encoded_bytes().cmp(b.0.as_os_str().as_encoded_bytes())
+        });
         let next: Vec<PathBuf> = next
             .into_iter()
             .filter_map(|(path, id)| {
@@ -210,7 +212,9 @@ fn read_dir(dir: PathBuf) -> Listed {
                 listed.files.push(Entry { entry, path, link });
             }
         } else {
-            listed.problems.push(warning(&path, format!("skipped: {}, not a regular file", special_kind(&kind))));
+            listed
+                .problems
+                .push(warning(&path, format!("skipped: {}, not a regular file", special_kind(&kind))));
         }
     }
     // By name (the paths share the directory): cheap, and on the thread that read the directory.
@@ -337,7 +341,9 @@ mod tests {
             files.iter().map(|f| f.path.strip_prefix(&a).unwrap().display().to_string()).collect();
         assert_eq!(names, ["sub/y.toml", "x.toml"]);
         assert_eq!(problems.len(), 8, "{problems:?}");
-        assert!(problems.iter().all(|p| p.severity == Severity::Warning && p.message.contains("already read")));
+        assert!(
+            problems.iter().all(|p| p.severity == Severity::Warning && p.message.contains("already read"))
+        );
     }
 
     #[test]
@@ -353,8 +359,10 @@ mod tests {
         std::os::unix::fs::symlink(root.join("gone"), root.join("dangling.md")).unwrap();
         let (files, problems) = list_files(&[root.to_path_buf()]);
         assert_eq!(files.len(), 1);
-        let mut said: Vec<String> =
-            problems.iter().map(|p| format!("{}: {}", p.path.rsplit('/').next().unwrap(), p.message)).collect();
+        let mut said: Vec<String> = problems
+            .iter()
+            .map(|p| format!("{}: {}", p.path.rsplit('/').next().unwrap(), p.message))
+            .collect();
         said.sort();
         assert_eq!(said.len(), 3, "{said:?}");
         assert!(said[0].starts_with("agent.sock: skipped: a socket"), "{said:?}");

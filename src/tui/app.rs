@@ -662,7 +662,9 @@ impl App {
                 vec![Effect::Redraw]
             }
             // The main loop ends with the error before a failed load reaches the app.
-            Msg::Signal(Signal::Hangup | Signal::Terminate | Signal::Interrupt) | Msg::InputClosed(_) | Msg::LoadFailed(_) => {
+            Msg::Signal(Signal::Hangup | Signal::Terminate | Signal::Interrupt)
+            | Msg::InputClosed(_)
+            | Msg::LoadFailed(_) => {
                 vec![Effect::Quit]
             }
             Msg::Progress(progress) => self.load_progress(progress),

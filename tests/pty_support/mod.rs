@@ -45,11 +45,22 @@ pub struct Launch<'a> {
     pub read_until: Option<&'a str>,
     /// What the terminal showed before the program started (fed to the emulator first).
     pub prefill: &'a [u8],
+    /// Behave like tmux: a switch to the alternate screen while already on it is ignored, so
+    /// the screen is not cleared by it (vt100 clears it, as xterm does).
+    pub like_tmux: bool,
 }
 
 impl Default for Launch<'_> {
     fn default() -> Self {
-        Launch { size: (100, 30), args: &[], env: &[], home: None, read_until: None, prefill: &[] }
+        Launch {
+            size: (100, 30),
+            args: &[],
+            env: &[],
+            home: None,
+            read_until: None,
+            prefill: &[],
+            like_tmux: false,
+        }
     }
 }
 
@@ -82,6 +93,7 @@ pub fn launch(l: Launch) -> Session {
     {
         let (screen, raw) = (screen.clone(), raw.clone());
         let until = l.read_until.map(str::to_string);
+        let like_tmux = l.like_tmux;
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
@@ -90,7 +102,19 @@ pub fn launch(l: Launch) -> Session {
                 }
                 raw.lock().unwrap().extend_from_slice(&buf[..n]);
                 let mut parser = screen.lock().unwrap();
-                parser.process(&buf[..n]);
+                const ENTER_ALTERNATE: &[u8] = b"\x1b[?1049h";
+                if like_tmux && parser.screen().alternate_screen() {
+                    let mut rest = &buf[..n];
+                    while let Some(at) =
+                        rest.windows(ENTER_ALTERNATE.len()).position(|w| w == ENTER_ALTERNATE)
+                    {
+                        parser.process(&rest[..at]);
+                        rest = &rest[at + ENTER_ALTERNATE.len()..];
+                    }
+                    parser.process(rest);
+                } else {
+                    parser.process(&buf[..n]);
+                }
                 if until.as_deref().is_some_and(|u| parser.screen().contents().contains(u)) {
                     break;
                 }
@@ -217,4 +241,3 @@ pub fn cpu_ticks(pid: i32) -> u64 {
     let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
-
