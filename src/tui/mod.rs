@@ -105,11 +105,17 @@ pub fn run(
     report: impl FnOnce(&Problems),
 ) -> Result<Ended> {
     let mut problems = None;
-    let result = run_ui(settings, open, &mut problems);
+    let mut ended_by = None;
+    let result = run_ui(settings, open, &mut problems, &mut ended_by);
     if let Some(problems) = problems.filter(|p| !p.is_empty()) {
         report(&problems);
     }
-    result
+    // A signal asked the UI to end: that is how it ended, even if giving back a terminal that
+    // went away failed on the way.
+    match ended_by {
+        Some(signal) => Ok(Ended::Signal(signal)),
+        None => result.map(|()| Ended::Quit),
+    }
 }
 
 /// The search worker of the moment, and how to start the next one when the library switches.
@@ -117,15 +123,6 @@ struct Searches {
     tx: mpsc::Sender<Request>,
     /// The UI's channel, for a new worker's answers; `None` once the library is in.
     msgs: Option<mpsc::Sender<Msg>>,
-    /// The first signal that asked the UI to end.
-    ended_by: Option<event::Signal>,
-}
-
-impl Searches {
-    /// How the UI ends now.
-    fn ended(&self) -> Ended {
-        self.ended_by.map_or(Ended::Quit, Ended::Signal)
-    }
 }
 
 impl Searches {
@@ -136,7 +133,7 @@ impl Searches {
         };
         let tx = worker::spawn_search(library, search, reply)
             .map_err(|e| Error::Failed(format!("cannot start the search: {e}")))?;
-        Ok(Searches { tx, msgs: Some(msgs), ended_by: None })
+        Ok(Searches { tx, msgs: Some(msgs) })
     }
 
     fn send(&self, request: Request) -> Result<()> {
@@ -147,17 +144,19 @@ impl Searches {
 /// Hand `msg` to the app. The library opened in the background is taken apart first: its
 /// engine goes to a new search worker (the old one ends when its sender is dropped; answers it
 /// still sends belong to an older generation and are dropped), its problems are kept for
-/// `report`, the rest goes to the app.
+/// `report`, the rest goes to the app. The first signal that ends the UI is kept in `ended_by`:
+/// it decides the exit status.
 fn deliver(
     msg: Msg,
     app: &mut App,
     searches: &mut Searches,
     problems: &mut Option<Problems>,
+    ended_by: &mut Option<event::Signal>,
 ) -> Result<Vec<Effect>> {
     if let Msg::Signal(signal) = msg
         && signal != event::Signal::Continue
     {
-        searches.ended_by.get_or_insert(signal);
+        ended_by.get_or_insert(signal);
     }
     let mut loaded = match msg {
         Msg::Loaded(loaded) => loaded,
@@ -166,10 +165,8 @@ fn deliver(
     };
     if let (Some(search), Some(msgs)) = (loaded.search.take(), searches.msgs.take()) {
         build_graph_apart(&loaded.library, &msgs);
-        let ended_by = searches.ended_by;
         *searches = Searches::start(search, loaded.library.clone(), msgs)?;
         searches.msgs = None;
-        searches.ended_by = ended_by;
     }
     *problems = Some(loaded.problems.clone());
     Ok(app.update(Msg::Loaded(loaded)))
@@ -218,7 +215,8 @@ fn run_ui(
     settings: &Settings,
     open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
     problems: &mut Option<Problems>,
-) -> Result<Ended> {
+    ended_by: &mut Option<event::Signal>,
+) -> Result<()> {
     // The theme first: a broken theme file is reported the same with or without a terminal.
     let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
     if !std::io::stdout().is_terminal() {
@@ -327,7 +325,7 @@ fn run_ui(
                     if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
                         let _ = session::save(path, &session);
                     }
-                    return Ok(searches.ended());
+                    return Ok(());
                 }
                 Effect::Export(Job::Print { text }) => {
                     if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
@@ -336,7 +334,7 @@ fn run_ui(
                     // Give the terminal back first, so the text lands in the shell's scrollback.
                     drop(terminal);
                     drop(guard);
-                    return print_checklist(&text).map(|()| Ended::Quit);
+                    return print_checklist(&text);
                 }
                 Effect::Export(Job::Save { path, text, overwrite }) => {
                     let outcome = match crate::export::write_file(&path, text.as_bytes(), overwrite) {
@@ -370,13 +368,13 @@ fn run_ui(
             if !left.is_zero() {
                 match rx.recv_timeout(left) {
                     Ok(msg) => {
-                        effects = deliver(msg, &mut app, &mut searches, problems)?;
-                        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
+                        effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
+                        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by)?;
                         effects.extend(saves.into_iter().map(Effect::Save));
                         continue;
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(searches.ended()),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
                 }
             }
         }
@@ -396,9 +394,9 @@ fn run_ui(
         if app.take_dirty() {
             terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
         }
-        let Ok(msg) = rx.recv() else { return Ok(searches.ended()) };
-        effects = deliver(msg, &mut app, &mut searches, problems)?;
-        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
+        let Ok(msg) = rx.recv() else { return Ok(()) };
+        effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
+        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by)?;
     }
 }
 
@@ -420,9 +418,10 @@ fn drain(
     effects: &mut Vec<Effect>,
     searches: &mut Searches,
     problems: &mut Option<Problems>,
+    ended_by: &mut Option<event::Signal>,
 ) -> Result<()> {
     while let Ok(msg) = rx.try_recv() {
-        effects.extend(deliver(msg, app, searches, problems)?);
+        effects.extend(deliver(msg, app, searches, problems, ended_by)?);
     }
     Ok(())
 }
