@@ -109,15 +109,19 @@ fn ctrl_c_right_behind_a_large_paste_quits() {
 }
 
 #[test]
-fn sigterm_during_a_large_paste_restores_the_terminal_and_exits_143() {
+fn sigterm_during_a_large_paste_still_restores_the_terminal() {
     let _serial = one_at_a_time();
     let mut s = launch(Launch::default());
     s.wait_text("Cases 1 to");
-    let writer = s.send_in_background(paste_of(4 << 20));
+    let writer = s.send_in_background(paste_of(10 << 20));
     drop(writer.join());
     unsafe { libc::kill(s.pid(), libc::SIGTERM) };
     let (status, _) = s.wait_exit(Duration::from_secs(5)).expect("SIGTERM ends it");
-    assert_eq!((status.signal(), status.exit_code()), (None, 143), "{status:?}");
+    // Exit 143 when the main thread gets to the signal in time; when it is still busy with the
+    // paste after the grace period (a loaded machine, a debug build), the signal thread gives
+    // the terminal back itself and the signal ends the process (which a shell reports as 143).
+    let by_signal = status.signal().is_some_and(|s| s.contains("Terminated"));
+    assert!(status.exit_code() == 143 || by_signal, "{status:?}");
     s.assert_restored();
 }
 
