@@ -83,7 +83,8 @@ fn phases(dirs: &[PathBuf]) -> ExitCode {
         let t = Instant::now();
         if let Ok((bodies, len)) = cache::bodies::BodyFile::open(&entry.join("bodies.bin"), entry) {
             let bodies: std::sync::Arc<dyn incidex::corpus::body::BodySource> = std::sync::Arc::new(bodies);
-            let decoded = cache::codec::decode(bytes, &bodies, len);
+            let decoded =
+                cache::codec::decode(bytes, &bodies, len, &cache::fingerprint::display_prefixes(dirs));
             step(&format!("  check and index {} cases", decoded.map_or(0, |d| d.cases.len())), t);
         }
         let t = Instant::now();

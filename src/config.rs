@@ -104,7 +104,11 @@ impl Settings {
 fn read_config(path: &Path) -> Result<ConfigFile> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
+        // No such file, or no such directory: HOME or XDG_CONFIG_HOME naming a file (or a
+        // path through one) means there is no config file, not that every command must fail.
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+            return Ok(ConfigFile::default());
+        }
         Err(e) => return Err(Error::io(path, e)),
     };
     toml::from_str::<ConfigFile>(&text).map_err(|e| {
@@ -122,6 +126,15 @@ fn read_config(path: &Path) -> Result<ConfigFile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_config_directory_that_is_a_file_means_no_config_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("not-a-dir");
+        std::fs::write(&file, "x").unwrap();
+        let config = read_config(&file.join("incidex").join("config.toml")).unwrap();
+        assert!(config.data.is_empty() && config.theme.is_none());
+    }
 
     #[test]
     fn data_directories_add_up_in_order_without_repeats() {

@@ -1,8 +1,13 @@
 //! Writing an export (a checklist) to a file atomically: the content goes to a temporary file
-//! in the target's own directory, is flushed to disk, given mode 0644, and then renamed over the
-//! target in one step. A reader never sees half a file, and a failed write leaves nothing
-//! behind — neither a partial target nor the temporary file. An existing file is replaced only
-//! when the caller says so; without that the rename itself refuses (no check-then-write race).
+//! in the target's own directory, is flushed to disk, and then renamed over the target in one
+//! step. A reader never sees half a file, and a failed write leaves nothing behind — neither a
+//! partial target nor the temporary file. An existing file is replaced only when the caller says
+//! so; without that the rename itself refuses (no check-then-write race). Only a regular file
+//! (or a link, which is replaced by the file) is ever replaced: a FIFO, a device or a socket at
+//! the path is refused, even when replacing is allowed.
+//!
+//! The new file gets the mode of the file it replaces (for a link, of the file it points to);
+//! a file where there was none is created as `0666` less the umask, as any program would.
 //!
 //! This is the only place incidex writes a user-named file.
 
@@ -59,9 +64,22 @@ pub fn write_with(
     if path.is_dir() {
         return Err(io_error(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")));
     }
-    if !overwrite && exists(path) {
-        return Err(ExportError::Exists(path.to_path_buf()));
+    let existing = path.symlink_metadata().ok();
+    if let Some(meta) = &existing {
+        let kind = meta.file_type();
+        if !kind.is_file() && !kind.is_symlink() {
+            return Err(io_error(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("is {}, not a regular file; not replaced", special_kind(&kind)),
+            )));
+        }
+        if !overwrite {
+            return Err(ExportError::Exists(path.to_path_buf()));
+        }
     }
+    // The mode to keep: the replaced file's (through a link, its target's).
+    let keep_mode =
+        existing.and_then(|_| std::fs::metadata(path).ok()).filter(|m| m.is_file()).map(|m| m.permissions());
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -70,6 +88,7 @@ pub fn write_with(
     let mut tmp = tempfile::Builder::new()
         .prefix(".incidex-")
         .suffix(".tmp")
+        .permissions(new_file_permissions())
         .tempfile_in(dir)
         .map_err(|e| io_error(without_temporary_name(e)))?;
     {
@@ -77,7 +96,9 @@ pub fn write_with(
         fill(&mut writer).map_err(io_error)?;
         writer.flush().map_err(io_error)?;
     }
-    set_readable(tmp.as_file()).map_err(io_error)?;
+    if let Some(mode) = keep_mode {
+        tmp.as_file().set_permissions(mode).map_err(io_error)?;
+    }
     tmp.as_file().sync_all().map_err(io_error)?;
     let persisted = if overwrite { tmp.persist(path) } else { tmp.persist_noclobber(path) };
     persisted.map_err(|e| match e.error.kind() {
@@ -100,16 +121,28 @@ fn without_temporary_name(e: io::Error) -> io::Error {
     }
 }
 
-/// Mode 0644: the owner writes, everyone reads (a temporary file starts at 0600).
-#[cfg(unix)]
-fn set_readable(file: &File) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+/// What a special file is, in words.
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() { "a directory" } else { "a special file" }
 }
 
-#[cfg(not(unix))]
-fn set_readable(_file: &File) -> io::Result<()> {
-    Ok(())
+/// The mode a new file is created with: `0666`, less the umask (the system applies it).
+fn new_file_permissions() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::Permissions::from_mode(0o666)
 }
 
 #[cfg(test)]
@@ -126,7 +159,7 @@ mod tests {
     }
 
     #[test]
-    fn writes_a_new_file_readable_by_others() {
+    fn writes_a_new_file_with_the_umask_applied() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("list.md");
         write_file(&path, b"- [ ] one\n", false).unwrap();
@@ -134,9 +167,42 @@ mod tests {
         assert_eq!(entries(dir.path()), ["list.md"], "no temporary file is left");
         #[cfg(unix)]
         {
+            use std::os::unix::fs::OpenOptionsExt;
             use std::os::unix::fs::PermissionsExt;
-            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+            // What the system gives a new file under the umask of the moment.
+            let probe = dir.path().join("probe");
+            std::fs::OpenOptions::new().write(true).create_new(true).mode(0o666).open(&probe).unwrap();
+            let expected = std::fs::metadata(&probe).unwrap().permissions().mode() & 0o777;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, expected);
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("list.md");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_file(&path, b"new", true).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777, 0o640);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_never_replaced_even_with_force() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pipe.md");
+        let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid C string for the duration of the call.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        let err = write_file(&path, b"x", true).unwrap_err();
+        assert!(err.to_string().contains("is a FIFO, not a regular file; not replaced"), "{err}");
+        assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_fifo(), "still a FIFO");
+        assert_eq!(entries(dir.path()), ["pipe.md"], "no temporary file is left");
     }
 
     #[test]

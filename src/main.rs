@@ -1,6 +1,9 @@
 //! The `incidex` binary: parse the command line, run a command or the terminal UI, and map the
-//! outcome to an exit code (0 success, 1 failure at run time, 2 usage error) with one clear line
-//! on stderr — never a backtrace. A closed stdout (`incidex list | head -1`) is not an error.
+//! outcome to an exit code (0 success, 1 failure at run time, 2 usage error; 128 + the signal
+//! when SIGHUP, SIGINT or SIGTERM ended the terminal UI) with one clear line on stderr — never a
+//! backtrace. A closed stdout (`incidex list | head -1`) is not an error, and neither is a
+//! stderr that cannot be written (`2>/dev/full`, a terminal that went away): what cannot be said
+//! is dropped, and the exit code still tells.
 
 use std::{io::Write, process::ExitCode};
 
@@ -15,17 +18,35 @@ use incidex::{
     tui::loader::Problems,
 };
 
+/// Write one line to stderr; a stderr that cannot be written is ignored (`eprintln!` would
+/// panic, and a panic while reporting a panic aborts the process).
+fn say(line: std::fmt::Arguments<'_>) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_fmt(line).and_then(|()| stderr.write_all(b"\n"));
+}
+
+/// The panic hook: one line naming the place, never a backtrace, and nothing in it that can
+/// panic in turn.
+fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let payload = info.payload();
+    let msg = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("unknown panic");
+    match info.location() {
+        Some(l) => say(format_args!(
+            "incidex: internal error at {}:{}: {}",
+            l.file(),
+            l.line(),
+            incidex::text::one_line(msg)
+        )),
+        None => say(format_args!("incidex: internal error: {}", incidex::text::one_line(msg))),
+    }
+}
+
 fn main() -> ExitCode {
-    std::panic::set_hook(Box::new(|info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        eprintln!("incidex: internal error{place}: {}", incidex::text::one_line(&msg));
-    }));
+    std::panic::set_hook(Box::new(report_panic));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -35,17 +56,25 @@ fn main() -> ExitCode {
         }
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(status) => ExitCode::from(status),
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Error::Reported) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("incidex: {e}");
+            say(format_args!("incidex: {e}"));
             ExitCode::from(e.exit_code() as u8)
         }
     }
 }
 
-fn run(cli: Cli) -> incidex::Result<()> {
+/// Whether a library directory the settings name cannot be read (the load reports it as an
+/// error with its path; the rest of the library still loads and the command still runs, but it
+/// must not end as if all was well).
+fn a_directory_is_unreadable(settings: &Settings) -> bool {
+    settings.data.iter().any(|dir| std::fs::read_dir(dir).is_err())
+}
+
+/// Run the command; the exit status when it did not fail.
+fn run(cli: Cli) -> incidex::Result<u8> {
     let settings = Settings::resolve(&cli.global)?;
     if cli.command.is_some() {
         warn_unknown_theme(&settings);
@@ -56,7 +85,7 @@ fn run(cli: Cli) -> incidex::Result<()> {
         Some(Command::Check(args)) => commands::check::run(args, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
         Some(Command::Template) => commands::template::run(&mut out),
-        None => run_tui(&settings),
+        None => return run_tui(&settings).map(incidex::tui::Ended::exit_status),
         Some(Command::Themes(args)) => {
             commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
         }
@@ -93,7 +122,12 @@ fn run(cli: Cli) -> incidex::Result<()> {
         }
     };
     result?;
-    out.flush().map_err(commands::stdout_error)
+    out.flush().map_err(commands::stdout_error)?;
+    let loads_library = !matches!(
+        cli.command,
+        Some(Command::Check(_) | Command::Completions(_) | Command::Themes(_) | Command::Template)
+    );
+    Ok(if loads_library && a_directory_is_unreadable(&settings) { 1 } else { 0 })
 }
 
 /// A theme that the TUI would refuse (`--theme lite`, `theme = "lite"` in the config) is worth a
@@ -108,7 +142,7 @@ fn warn_unknown_theme(settings: &Settings) {
 
 /// The terminal UI: the library is opened on a thread while the UI starts (with a gauge when
 /// that takes a while); what went wrong loading it is printed once the terminal is given back.
-fn run_tui(settings: &Settings) -> incidex::Result<()> {
+fn run_tui(settings: &Settings) -> incidex::Result<incidex::tui::Ended> {
     let options = LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() };
     let (cache, cache_warning) = incidex::cache::CacheOptions::from_env();
     let open = move |progress: incidex::progress::ProgressFn<'_>| {

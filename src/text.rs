@@ -95,9 +95,42 @@ pub fn one_line(input: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Whether `c` is invisible where it stands: zero-width spaces and joiners, word joiners and
+/// invisible operators, the byte-order mark, the soft hyphen. Harmless in prose (a joiner holds an
+/// emoji sequence together), but in a file name they only hide what the name really is.
+pub fn is_invisible_char(c: char) -> bool {
+    matches!(c, '\u{AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// A file name or path as it may be shown and written out (in JSON too): on one line, with
+/// every control, bidirectional and invisible character replaced by a visible stand-in, so the
+/// name reads as the bytes it is made of.
+pub fn clean_name(name: &str) -> String {
+    if name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return name.to_string();
+    }
+    name.chars()
+        .map(|c| match c {
+            '\n' | '\r' | '\t' => stand_in(c),
+            c if is_unsafe_char(c) => stand_in(c),
+            c if is_invisible_char(c) => REPLACEMENT,
+            c => c,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_show_every_hidden_character() {
+        assert_eq!(clean_name("cases/plain-name.toml"), "cases/plain-name.toml");
+        assert_eq!(clean_name("a\u{202E}lmth.toml"), "a\u{FFFD}lmth.toml");
+        assert_eq!(clean_name("zero\u{200B}width\u{FEFF}.md"), "zero\u{FFFD}width\u{FFFD}.md");
+        assert_eq!(clean_name("line\nbreak\x1b[2J.md"), "line\u{240a}break\u{241b}[2J.md");
+        assert_eq!(clean_name("日本語.md"), "日本語.md");
+    }
 
     #[test]
     fn plain_text_is_unchanged() {

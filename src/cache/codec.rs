@@ -35,7 +35,7 @@ use crate::{
 const MAGIC: &[u8; 16] = b"incidex-library\n";
 const BODIES_MAGIC: &[u8; 16] = b"incidex-bodies\n\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 /// Cases are decoded in this many chunks, in parallel, when all of them are needed.
 const CHUNKS: usize = 8;
 /// The bodies file's magic line and format number.
@@ -64,8 +64,9 @@ pub struct Encoded {
     pub bodies: Vec<u8>,
 }
 
-/// Encode `cases`, their `catalog` and `diagnostics`.
-pub fn encode(cases: &[Case], catalog: &Catalog, diagnostics: &[Diagnostic]) -> Encoded {
+/// Encode `cases`, their `catalog` and `diagnostics`, read from the directories whose paths
+/// start with `prefixes` (as shown: see `cache::fingerprint::display_prefixes`).
+pub fn encode(cases: &[Case], catalog: &Catalog, diagnostics: &[Diagnostic], prefixes: &[String]) -> Encoded {
     let mut bodies = Writer::default();
     bodies.0.extend_from_slice(BODIES_MAGIC);
     bodies.u32(FORMAT);
@@ -83,6 +84,10 @@ pub fn encode(cases: &[Case], catalog: &Catalog, diagnostics: &[Diagnostic]) -> 
     }
 
     let mut payload = Writer::default();
+    payload.len(prefixes.len());
+    for prefix in prefixes {
+        payload.str(prefix);
+    }
     payload.len(diagnostics.len());
     for d in diagnostics {
         d.put(&mut payload);
@@ -118,10 +123,66 @@ pub struct Decoded {
 /// The length of the library file's header: magic, format, checksum.
 const HEADER: usize = MAGIC.len() + 8;
 
+/// Paths as they were spelled when an entry was written, to paths as they are spelled now: the
+/// same directories, named another way (`lib/` and `/abs/lib/`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Rebase(Vec<(String, String)>);
+
+impl Rebase {
+    /// `None` when nothing is spelled differently.
+    fn new(stored: Vec<String>, now: &[String]) -> Option<Rebase> {
+        if stored.len() != now.len() || stored == now {
+            return None;
+        }
+        let mut pairs: Vec<(String, String)> =
+            stored.into_iter().zip(now.iter().cloned()).filter(|(from, to)| from != to).collect();
+        // The longest first: a directory nested in another is matched as itself.
+        pairs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+        Some(Rebase(pairs))
+    }
+
+    /// `path` spelled as now.
+    fn path(&self, path: &str) -> String {
+        for (from, to) in &self.0 {
+            if let Some(rest) = path.strip_prefix(from.as_str()) {
+                return format!("{to}{rest}");
+            }
+        }
+        path.to_string()
+    }
+
+    /// `text` (a message naming paths) with each path that starts a word spelled as now.
+    fn text(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut word_start = true;
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            if word_start
+                && let Some((from, to)) = self.0.iter().find(|(from, _)| rest.starts_with(from.as_str()))
+            {
+                out.push_str(to);
+                rest = &rest[from.len()..];
+                word_start = false;
+                continue;
+            }
+            out.push(c);
+            word_start = c.is_whitespace();
+            rest = &rest[c.len_utf8()..];
+        }
+        out
+    }
+}
+
 /// Decode the library file [`encode`] wrote, leaving each case's head in `bytes` and each body
 /// in `bodies` (the bodies file, `bodies_len` bytes long, its header checked with
 /// [`check_bodies_header`]). Everything is checked here; only the heads are decoded later.
-pub fn decode(bytes: Vec<u8>, bodies: &Arc<dyn BodySource>, bodies_len: u64) -> Result<Decoded> {
+/// Paths are shown starting with `prefixes`, the directories as named now.
+pub fn decode(
+    bytes: Vec<u8>,
+    bodies: &Arc<dyn BodySource>,
+    bodies_len: u64,
+    prefixes: &[String],
+) -> Result<Decoded> {
     if bytes.len() < HEADER || &bytes[..MAGIC.len()] != MAGIC {
         return Err(Corrupt("not an incidex cache file".into()));
     }
@@ -135,9 +196,17 @@ pub fn decode(bytes: Vec<u8>, bodies: &Arc<dyn BodySource>, bodies_len: u64) -> 
     }
     let mut r = Reader { bytes: &bytes[HEADER..], at: 0 };
     let n = r.len()?;
+    let stored = (0..n).map(|_| r.str()).collect::<Result<Vec<String>>>()?;
+    let rebase = Rebase::new(stored, prefixes);
+    let n = r.len()?;
     let mut diagnostics = Vec::with_capacity(n);
     for _ in 0..n {
-        diagnostics.push(Diagnostic::get(&mut r)?);
+        let mut d = Diagnostic::get(&mut r)?;
+        if let Some(rebase) = &rebase {
+            d.path = rebase.path(&d.path);
+            d.message = rebase.text(&d.message);
+        }
+        diagnostics.push(d);
     }
     let expected = r.u64()?;
     if expected != bodies_len {
@@ -157,7 +226,7 @@ pub fn decode(bytes: Vec<u8>, bodies: &Arc<dyn BodySource>, bodies_len: u64) -> 
     if offsets.windows(2).any(|w| w[0] >= w[1]) || offsets.last().is_some_and(|&last| last >= heads_len) {
         return Err(Corrupt("the heads are out of order".into()));
     }
-    let stored = StoredCases { bytes, heads_at, offsets, bodies: bodies.clone(), bodies_len };
+    let stored = StoredCases { bytes, heads_at, offsets, bodies: bodies.clone(), bodies_len, rebase };
     Ok(Decoded { cases: Cases::stored(Arc::new(stored)), catalog: Catalog::from_parts(catalog), diagnostics })
 }
 
@@ -171,6 +240,8 @@ struct StoredCases {
     offsets: Vec<u64>,
     bodies: Arc<dyn BodySource>,
     bodies_len: u64,
+    /// How the paths are spelled now, when not as stored.
+    rebase: Option<Rebase>,
 }
 
 impl StoredCases {
@@ -178,9 +249,12 @@ impl StoredCases {
         let start = self.heads_at + self.offsets[i] as usize;
         let end = self.offsets.get(i + 1).map_or(self.bytes.len(), |&o| self.heads_at + o as usize);
         let mut r = Reader { bytes: &self.bytes[start..end], at: 0 };
-        let case = get_head(&mut r, &self.bodies, self.bodies_len)?;
+        let mut case = get_head(&mut r, &self.bodies, self.bodies_len)?;
         if r.at != r.bytes.len() {
             return Err(Corrupt("trailing bytes in a case".into()));
+        }
+        if let Some(rebase) = &self.rebase {
+            case.provenance.path = rebase.path(&case.provenance.path);
         }
         Ok(case)
     }
@@ -727,7 +801,7 @@ mod tests {
     fn round_trip(encoded: &Encoded) -> Result<Decoded> {
         check_bodies_header(&encoded.bodies)?;
         let bodies: Arc<dyn BodySource> = Arc::new(InMemory(encoded.bodies.clone()));
-        decode(encoded.library.clone(), &bodies, encoded.bodies.len() as u64)
+        decode(encoded.library.clone(), &bodies, encoded.bodies.len() as u64, &["lib/".to_string()])
     }
 
     fn encode_cases(cases: &[Case], diagnostics: &[Diagnostic]) -> Encoded {
@@ -736,7 +810,24 @@ mod tests {
             taxonomy: Library::bundled().taxonomy,
             diagnostics: Vec::new(),
         };
-        encode(cases, &Catalog::new(&library), diagnostics)
+        encode(cases, &Catalog::new(&library), diagnostics, &["lib/".to_string()])
+    }
+
+    #[test]
+    fn paths_are_shown_as_the_directories_are_named_now() {
+        let rebase = Rebase::new(
+            vec!["lib/".into(), "lib/sub/".into()],
+            &["/abs/lib/".into(), "/abs/lib/sub/".into()],
+        )
+        .unwrap();
+        assert_eq!(rebase.path("lib/a.md"), "/abs/lib/a.md");
+        assert_eq!(rebase.path("lib/sub/b.md"), "/abs/lib/sub/b.md");
+        assert_eq!(rebase.path("other/c.md"), "other/c.md");
+        assert_eq!(
+            rebase.text("duplicate id 'x': also in lib/a.md; mylib/a.md stays"),
+            "duplicate id 'x': also in /abs/lib/a.md; mylib/a.md stays"
+        );
+        assert_eq!(Rebase::new(vec!["lib/".into()], &["lib/".into()]), None);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! An entry is a directory named by the library's [`fingerprint`] (program version, bundled
 //! library, every file's path, size and modification time) holding `library.bin`, the cases'
 //! heads and the diagnostics, `bodies.bin`, the cases' bodies, read one at a time when first used
-//! ([`codec`], [`bodies`]), and `index/`, the search index of those cases. An
+//! ([`codec`], [`bodies`]), `index/`, the search index of those cases, and `index.sums`, the
+//! checksums of the index's files, checked before the index is opened ([`manifest`]). An
 //! entry is written in full to a temporary directory and renamed into place, so no reader ever
 //! sees half of one, and it is never changed afterwards: nothing is locked ([`read_only_dir`]),
 //! several processes can share the cache, and a read-only cache can be read.
@@ -11,12 +12,18 @@
 //! [`KEEP_ENTRIES`] are removed.
 //!
 //! The cache may make start-up faster; it never makes a result different and never makes a run
-//! fail. When it cannot be written, or an entry cannot be read back, the library is read as usual
-//! and one line of warning says why.
+//! fail. When it cannot be written, or an entry cannot be read back (a file damaged, truncated or
+//! missing, an index that fails its checksums or cannot be opened), the library is read as usual,
+//! the entry is written again, and one line of warning says why.
+//!
+//! A writer killed half-way leaves its temporary directory behind (`tmp-HOST-PID-NANOS`); the
+//! next writer removes it as soon as that process is gone from this host, and any such directory
+//! an hour old whatever its host.
 
 pub mod bodies;
 pub mod codec;
 pub mod fingerprint;
+pub mod manifest;
 pub mod read_only_dir;
 
 use std::{
@@ -64,6 +71,8 @@ const LIBRARY_FILE: &str = "library.bin";
 const BODIES_FILE: &str = "bodies.bin";
 /// The name of the search index's directory in an entry.
 const INDEX_DIR: &str = "index";
+/// The name of the index's checksums in an entry.
+const INDEX_SUMS: &str = "index.sums";
 
 /// Where the cache is and when it is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +163,8 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
     let key = fingerprint::fingerprint(options.bundled, &options.dirs, &files);
     let entry = dir.join(format!("lib-{key}"));
     let mut warnings = Vec::new();
-    match read_entry(&entry, &files) {
+    let prefixes = fingerprint::display_prefixes(&options.dirs);
+    match read_entry(&entry, &files, &prefixes) {
         Ok(Some((library, index, catalog))) => {
             return Opened {
                 library,
@@ -175,7 +185,7 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
         }
     }
     let library = Library::load_files(options.bundled, &files, listing, progress);
-    match store(dir, &entry, &library, progress) {
+    match store(dir, &entry, &library, &prefixes, progress) {
         Ok((index, catalog)) => Opened {
             library,
             prebuilt: Prebuilt { index: Some(index), catalog: Some(catalog) },
@@ -208,6 +218,7 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
 fn read_entry(
     entry: &Path,
     files: &[FoundFile],
+    prefixes: &[String],
 ) -> std::result::Result<Option<(Library, CaseIndex, Catalog)>, String> {
     let bytes = match fs::read(entry.join(LIBRARY_FILE)) {
         Ok(bytes) => bytes,
@@ -220,7 +231,9 @@ fn read_entry(
         bodies::BodyFile::open(&entry.join(BODIES_FILE), entry).map_err(|e| format!("{BODIES_FILE}: {e}"))?;
     let bodies: Arc<dyn BodySource> = Arc::new(bodies);
     let codec::Decoded { cases, catalog, diagnostics } =
-        codec::decode(bytes, &bodies, bodies_len).map_err(|e| e.to_string())?;
+        codec::decode(bytes, &bodies, bodies_len, prefixes).map_err(|e| e.to_string())?;
+    let sums = fs::read_to_string(entry.join(INDEX_SUMS)).map_err(|e| format!("{INDEX_SUMS}: {e}"))?;
+    manifest::verify(&entry.join(INDEX_DIR), &sums).map_err(|e| format!("search index: {e}"))?;
     let index = open_index(&entry.join(INDEX_DIR)).map_err(|e| format!("search index: {e}"))?;
     if !index.covers(cases.len()) {
         return Err(format!(
@@ -235,11 +248,15 @@ fn read_entry(
     Ok(Some((Library { cases, taxonomy, diagnostics }, index, catalog)))
 }
 
-/// Open the index of a finished entry without writing or locking anything.
+/// Open the index of a finished entry without writing or locking anything. A panic in tantivy
+/// while opening (it asserts on what it reads) is an error like any other.
 fn open_index(dir: &Path) -> std::result::Result<CaseIndex, String> {
-    let directory = read_only_dir::ReadOnlyDir::open(dir).map_err(|e| e.to_string())?;
-    let index = Index::open(directory).map_err(|e| e.to_string())?;
-    CaseIndex::from_index(&index).map_err(|e| e.to_string())
+    let open = || {
+        let directory = read_only_dir::ReadOnlyDir::open(dir).map_err(|e| e.to_string())?;
+        let index = Index::open(directory).map_err(|e| e.to_string())?;
+        CaseIndex::from_index(&index).map_err(|e| e.to_string())
+    };
+    std::panic::catch_unwind(open).unwrap_or_else(|_| Err("it cannot be opened".into()))
 }
 
 /// Write `library` and its index as the entry `entry` in `dir`: in full to a temporary
@@ -248,14 +265,15 @@ fn store(
     dir: &Path,
     entry: &Path,
     library: &Library,
+    prefixes: &[String],
     progress: ProgressFn<'_>,
 ) -> io::Result<(CaseIndex, Catalog)> {
     let catalog = Catalog::new(library);
     fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!("tmp-{}-{}", std::process::id(), nanos_now()));
+    let tmp = dir.join(format!("tmp-{}-{}-{}", host_name(), std::process::id(), nanos_now()));
     fs::create_dir(&tmp)?;
-    let written =
-        write_entry(&tmp, library, &catalog, progress).and_then(|()| match fs::rename(&tmp, entry) {
+    let written = write_entry(&tmp, library, &catalog, prefixes, progress).and_then(|()| {
+        match fs::rename(&tmp, entry) {
             Ok(()) => Ok(()),
             // Another process wrote the same entry first: theirs is as good as ours.
             Err(_) if entry.join(LIBRARY_FILE).is_file() => {
@@ -263,7 +281,8 @@ fn store(
                 Ok(())
             }
             Err(e) => Err(e),
-        });
+        }
+    });
     if written.is_err() {
         let _ = fs::remove_dir_all(&tmp);
     }
@@ -273,7 +292,13 @@ fn store(
     Ok((index, catalog))
 }
 
-fn write_entry(tmp: &Path, library: &Library, catalog: &Catalog, progress: ProgressFn<'_>) -> io::Result<()> {
+fn write_entry(
+    tmp: &Path,
+    library: &Library,
+    catalog: &Catalog,
+    prefixes: &[String],
+    progress: ProgressFn<'_>,
+) -> io::Result<()> {
     let index_dir = tmp.join(INDEX_DIR);
     fs::create_dir(&index_dir)?;
     let index = Index::create_in_dir(&index_dir, CaseIndex::schema()).map_err(io::Error::other)?;
@@ -283,10 +308,15 @@ fn write_entry(tmp: &Path, library: &Library, catalog: &Catalog, progress: Progr
     for lock in [".tantivy-writer.lock", ".tantivy-meta.lock"] {
         let _ = fs::remove_file(index_dir.join(lock));
     }
+    let sums = manifest::make(&index_dir)?;
     progress(Progress { stage: Stage::Saving, done: 0, total: 1 });
-    let encoded = codec::encode(&library.cases, catalog, &library.diagnostics);
-    // The bodies first: an entry with a library file is a finished one.
-    for (name, bytes) in [(BODIES_FILE, &encoded.bodies), (LIBRARY_FILE, &encoded.library)] {
+    let encoded = codec::encode(&library.cases, catalog, &library.diagnostics, prefixes);
+    // The library file last: an entry with a library file is a finished one.
+    for (name, bytes) in [
+        (INDEX_SUMS, sums.as_bytes()),
+        (BODIES_FILE, &encoded.bodies[..]),
+        (LIBRARY_FILE, &encoded.library[..]),
+    ] {
         let mut file = fs::File::create(tmp.join(name))?;
         io::Write::write_all(&mut file, bytes)?;
         file.sync_all()?;
@@ -299,18 +329,48 @@ fn nanos_now() -> u128 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos())
 }
 
-/// Remove entries beyond the newest [`KEEP_ENTRIES`] (never `keep`), and temporary directories
-/// left by runs that died an hour or more ago. Best effort: what cannot be removed stays.
+/// This host's name, as it goes into a temporary directory's name (no `-`, never empty).
+fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most `buf.len()` bytes into the buffer.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    let name: String =
+        if rc == 0 { String::from_utf8_lossy(&buf[..end]).into_owned() } else { String::new() };
+    let name: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.').collect();
+    if name.is_empty() { "host".into() } else { name }
+}
+
+/// Whether the writer of the temporary directory `name` (`tmp-HOST-PID-NANOS`) is known to be
+/// gone: it ran on this host and its process no longer exists.
+fn writer_is_gone(name: &str, this_host: &str) -> bool {
+    let mut parts = name.trim_start_matches("tmp-").rsplitn(3, '-');
+    let (Some(_nanos), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let Ok(pid) = pid.parse::<libc::pid_t>() else { return false };
+    if host != this_host || pid <= 0 || pid == std::process::id() as libc::pid_t {
+        return false;
+    }
+    // SAFETY: signal 0 only asks whether the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+/// Remove entries beyond the newest [`KEEP_ENTRIES`] (never `keep`), temporary directories of
+/// writers that are gone from this host, and any temporary directory an hour old (a writer on
+/// another host sharing the cache). Best effort: what cannot be removed stays.
 fn prune(dir: &Path, keep: &Path) {
     let Ok(read) = fs::read_dir(dir) else { return };
     let mut entries: Vec<(SystemTime, PathBuf)> = Vec::new();
     let hour_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
+    let this_host = host_name();
     for e in read.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().to_string();
         let modified = e.metadata().and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH);
         if name.starts_with("lib-") && e.path() != keep {
             entries.push((modified, e.path()));
-        } else if name.starts_with("tmp-") && modified < hour_ago {
+        } else if name.starts_with("tmp-") && (modified < hour_ago || writer_is_gone(&name, &this_host)) {
             let _ = fs::remove_dir_all(e.path());
         }
     }
@@ -425,7 +485,11 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let second = load(&f);
         assert_eq!(second.cache, CacheUse::Stored, "{:?}", second.warnings);
         assert_eq!(second.warnings.len(), 1, "{:?}", second.warnings);
-        assert!(second.warnings[0].contains("cannot be read (search index"), "{:?}", second.warnings);
+        assert!(
+            second.warnings[0].contains("cannot be read (search index: index file"),
+            "{:?}",
+            second.warnings
+        );
         assert_eq!(load(&f).cache, CacheUse::Hit);
     }
 
@@ -536,6 +600,79 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         f.cache.mode = Mode::Off;
         assert_eq!(load(&f).cache, CacheUse::Unused);
         assert!(!f.cache.dir.as_ref().unwrap().exists(), "nothing was written");
+    }
+
+    #[test]
+    fn a_killed_writers_temporary_directory_is_removed_by_the_next_writer() {
+        let f = fixture();
+        let dir = f.cache.dir.clone().unwrap();
+        fs::create_dir_all(&dir).unwrap();
+        // A child that has exited: its pid is gone from this host.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let host = host_name();
+        let left = dir.join(format!("tmp-{host}-{dead}-123"));
+        let alive = dir.join(format!("tmp-{host}-{}-456", std::process::id()));
+        let elsewhere = dir.join(format!("tmp-otherhost-{dead}-789"));
+        for d in [&left, &alive, &elsewhere] {
+            fs::create_dir(d).unwrap();
+            fs::write(d.join(LIBRARY_FILE), b"half").unwrap();
+        }
+        assert_eq!(load(&f).cache, CacheUse::Stored);
+        assert!(!left.exists(), "a dead writer's directory is removed at once");
+        assert!(alive.exists(), "a live writer's directory stays");
+        assert!(elsewhere.exists(), "another host's stays until it is an hour old");
+    }
+
+    #[test]
+    fn every_file_of_the_index_is_checked_before_it_is_opened() {
+        let f = fixture();
+        let first = load(&f);
+        let index_dir = first.entry.unwrap().join(INDEX_DIR);
+        // Each rebuild names its segments anew: the files are listed again every time.
+        let files = || {
+            let mut files: Vec<PathBuf> = fs::read_dir(&index_dir)
+                .unwrap()
+                .filter_map(std::result::Result::ok)
+                .map(|e| e.path())
+                .collect();
+            files.sort();
+            files
+        };
+        let count = files().len();
+        assert!(files().iter().any(|p| p.extension().is_some_and(|e| e == "fast")), "{:?}", files());
+        for i in 0..count {
+            let file = files()[i].clone();
+            let good = fs::read(&file).unwrap();
+            if good.is_empty() {
+                continue;
+            }
+            let mut bad = good.clone();
+            let middle = bad.len() / 2;
+            bad[middle] ^= 0x10;
+            fs::write(&file, &bad).unwrap();
+            let damaged = load(&f);
+            assert_eq!(damaged.cache, CacheUse::Stored, "{}: {:?}", file.display(), damaged.warnings);
+            assert_eq!(damaged.warnings.len(), 1, "{:?}", damaged.warnings);
+            assert!(damaged.warnings[0].contains("search index: index file"), "{:?}", damaged.warnings);
+            same(&first.library, &damaged.library);
+        }
+    }
+
+    #[test]
+    fn two_spellings_of_one_directory_share_an_entry_and_show_their_own_paths() {
+        let f = fixture();
+        let dotted = f.data.join("..").join("pm").join(".");
+        let stored = load(&f);
+        assert_eq!(stored.cache, CacheUse::Stored);
+        let options = LoadOptions { bundled: false, dirs: vec![dotted.clone()] };
+        let other = open(&options, &f.cache, &crate::progress::silent);
+        assert_eq!(other.cache, CacheUse::Hit, "{:?}", other.warnings);
+        assert_eq!(other.entry, stored.entry);
+        let fresh = Library::load(&options);
+        same(&other.library, &fresh);
+        assert!(other.library.cases.iter().all(|c| c.provenance.path.contains("/pm/./")), "as named now");
     }
 
     #[test]

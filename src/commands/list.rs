@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::{
     cli::ListArgs,
-    commands::{stdout_error, text_width, truncate, write_json},
+    commands::{id_then, stdout_error, text_width, truncate, write_json},
     corpus::Library,
     error::Result,
 };
@@ -19,8 +19,8 @@ pub fn run(args: &ListArgs, library: &Library, out: &mut dyn Write) -> Result<()
         let date = case.date.map(|d| d.to_string()).unwrap_or_else(|| "undated".into());
         writeln!(out, "{date:<10}  {}", truncate(&case.title, width.saturating_sub(12)))
             .map_err(stdout_error)?;
-        let meta = format!("{} · {}", case.id, case.organization);
-        writeln!(out, "{:<10}  {}", "", truncate(&meta, width.saturating_sub(12))).map_err(stdout_error)?;
+        let meta = id_then(&case.id, &case.organization, width.saturating_sub(12));
+        writeln!(out, "{:<10}  {meta}", "").map_err(stdout_error)?;
     }
     Ok(())
 }

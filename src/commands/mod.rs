@@ -55,6 +55,17 @@ pub fn print_notes(notes: &[String]) {
     }
 }
 
+/// A case's id in full, then ` · detail` cut to what is left of `width`: an id is copied into
+/// `incidex show`, so it is never cut, whatever the width.
+pub fn id_then(id: &str, detail: &str, width: usize) -> String {
+    let left = width.saturating_sub(unicode_width::UnicodeWidthStr::width(id));
+    let detail = format!(" · {detail}");
+    if left < 4 {
+        return id.to_string();
+    }
+    format!("{id}{}", truncate(&detail, left))
+}
+
 /// The filter flags of a command that works on the library without the search engine
 /// (`facets`, `checklist`), resolved; notes on stderr (see [`crate::cli::FilterArgs::to_filters`]).
 pub fn resolve_filters(
@@ -68,4 +79,15 @@ pub fn resolve_filters(
     let filters = args.to_filters(&library.taxonomy, &organizations, &mut notes)?;
     print_notes(&notes);
     Ok(filters)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_id_is_never_cut() {
+        let id = "qwen3-32b-b300-epoch-end-checkpoint-deadlock-with-a-very-long-tail";
+        assert_eq!(super::id_then(id, "Meta", 20), id);
+        assert_eq!(super::id_then("short", "An organization", 14), "short · An or…");
+        assert_eq!(super::id_then("short", "Meta", 80), "short · Meta");
+    }
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::{
     cli::{FilterArgs, SearchArgs},
-    commands::{stdout_error, text_width, truncate, write_json},
+    commands::{id_then, stdout_error, text_width, truncate, write_json},
     corpus::{FacetKind, model::PartialDate},
     error::{Error, Result},
     filter::Filters,
@@ -139,8 +139,8 @@ pub fn write_hits(out: &mut dyn Write, engine: &Engine, response: &Response, wid
         let head = format!("{rank:>3}  {date:<10}  ");
         writeln!(out, "{head}{}", truncate(&case.title, width.saturating_sub(head.len())))
             .map_err(stdout_error)?;
-        let meta = format!("{} · {}", case.id, case.organization);
-        writeln!(out, "{:17}{}", "", truncate(&meta, width.saturating_sub(17))).map_err(stdout_error)?;
+        let meta = id_then(&case.id, &case.organization, width.saturating_sub(17));
+        writeln!(out, "{:17}{meta}", "").map_err(stdout_error)?;
     }
     Ok(())
 }

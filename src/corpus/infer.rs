@@ -19,6 +19,20 @@ pub const MAX_PER_KIND: usize = 3;
 /// The weakest match that counts: one exact word of a name or alias scores about 1.
 pub const MIN_SCORE: f32 = 1.0;
 
+/// Of each field, only its first this many bytes are read: the matcher keeps several words of
+/// state per word of text, so a 50 MB field (a pasted log) cost nine times its size in memory,
+/// while what a report is about is said at its start.
+pub const FIELD_BYTES: usize = 64 * 1024;
+
+/// The start of `field`, at most [`FIELD_BYTES`] long, cut at a character boundary.
+fn start_of(field: &str) -> &str {
+    let mut end = field.len().min(FIELD_BYTES);
+    while !field.is_char_boundary(end) {
+        end -= 1;
+    }
+    &field[..end]
+}
+
 /// Infers facet values from case text; built once per taxonomy, shared across threads.
 #[derive(Debug)]
 pub struct Inferrer {
@@ -34,10 +48,10 @@ impl Inferrer {
 
     /// The values of `kind` that `case`'s text points at, strongest first.
     pub fn infer(&self, case: &Case, kind: FacetKind) -> Vec<String> {
-        let mut text = vec![case.title.as_str(), case.body.symptoms.as_str()];
-        text.extend(case.body.trigger.as_deref());
-        text.extend(case.body.root_cause.as_deref());
-        text.push(case.body.detection.as_str());
+        let mut text = vec![start_of(&case.title), start_of(&case.body.symptoms)];
+        text.extend(case.body.trigger.as_deref().map(start_of));
+        text.extend(case.body.root_cause.as_deref().map(start_of));
+        text.push(start_of(&case.body.detection));
         // A paragraph break between fields keeps a phrase from matching across two of them.
         let text = text.join("\n\n");
         // Every word counts as known, so none is read as a typo of a taxonomy word.
@@ -57,6 +71,14 @@ impl Inferrer {
 mod tests {
     use super::*;
     use crate::corpus::{Library, model::Provenance};
+
+    #[test]
+    fn a_huge_field_is_read_from_its_start_only() {
+        let wide = "é".repeat(FIELD_BYTES);
+        let cut = start_of(&wide);
+        assert!(cut.len() <= FIELD_BYTES && cut.len() > FIELD_BYTES - 4);
+        assert_eq!(start_of("short"), "short");
+    }
 
     fn case(title: &str, symptoms: &str, detection: &str) -> Case {
         Case {

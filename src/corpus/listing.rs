@@ -4,13 +4,20 @@
 //! Listing is the one cost every start pays, cache or not, so it is done a directory level at a
 //! time on several threads: the directories of a level are read in parallel, then the files found
 //! are `stat`ed in parallel (a hundred thousand files take a few hundred microseconds of system
-//! time per thousand; on two cores half of it). Hidden entries (`.git`, `.DS_Store`) are skipped;
-//! links are followed to a bounded depth so a loop cannot trap the walk. The result is the same
-//! whatever the threads do: under each directory given, its directories sorted by path and each
-//! one's files sorted by name.
+//! time per thousand; on two cores half of it). Hidden entries (`.git`, `.DS_Store`) are skipped.
+//!
+//! Links are followed, but every directory is read once: the walk keeps the device and inode of
+//! each directory it has read, so a link back up the tree (a loop) or a second way to the same
+//! directory is skipped with a warning, and the walk stays linear in the size of the tree. What
+//! is neither a regular file nor a directory — a FIFO (reading it would block), a socket, a
+//! device node — and a link to nothing are skipped with a warning naming the path. The result is
+//! the same whatever the threads do: under each directory given, its directories sorted by path
+//! and each one's files sorted by name.
 
 use std::{
+    collections::HashSet,
     fs,
+    os::unix::fs::{FileTypeExt, MetadataExt},
     path::{Path, PathBuf},
     time::SystemTime,
 };
@@ -30,6 +37,13 @@ pub struct FoundFile {
 
 /// How deep below a directory the walk goes.
 const MAX_DEPTH: usize = 16;
+
+/// A directory's identity on the system: its device and inode.
+type DirId = (u64, u64);
+
+fn dir_id(meta: &fs::Metadata) -> DirId {
+    (meta.dev(), meta.ino())
+}
 
 /// Below this many files, they are `stat`ed on the calling thread.
 const PARALLEL_FROM: usize = 256;
@@ -78,8 +92,13 @@ struct Listed {
     dir: PathBuf,
     /// Library files, sorted by name.
     files: Vec<Entry>,
-    subdirs: Vec<PathBuf>,
-    problem: Option<Diagnostic>,
+    /// Directories in it (links followed), with their identity.
+    subdirs: Vec<(PathBuf, DirId)>,
+    problems: Vec<Diagnostic>,
+}
+
+fn warning(path: &Path, message: String) -> Diagnostic {
+    Diagnostic::new(crate::text::clean_name(&path.display().to_string()), (0, 0), Severity::Warning, message)
 }
 
 /// The library files under `root`: each directory's files sorted by name, directories sorted by
@@ -87,6 +106,8 @@ struct Listed {
 fn walk(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<FoundFile> {
     let mut groups: Vec<(PathBuf, Vec<FoundFile>)> = Vec::new();
     let mut level = vec![root.to_path_buf()];
+    // Every directory read, so that none is read twice (a missing root is reported by read_dir).
+    let mut visited: HashSet<DirId> = fs::metadata(root).map(|m| dir_id(&m)).into_iter().collect();
     for depth in 0..=MAX_DEPTH {
         if level.is_empty() {
             break;
@@ -98,11 +119,29 @@ fn walk(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<FoundFile> {
         for l in listed {
             dirs.push((l.dir, l.files.len()));
             files.extend(l.files);
-            diagnostics.extend(l.problem);
+            diagnostics.extend(l.problems);
             if depth < MAX_DEPTH {
                 next.extend(l.subdirs);
             }
         }
+        // In path order, so which of two ways to one directory is kept does not depend on the
+        // order the system listed them in.
+        next.sort_unstable_by(|a, b| {
+            a.0.as_os_str().as_encoded_bytes().cmp(b.0.as_os_str().as_encoded_bytes())
+        });
+        let next: Vec<PathBuf> = next
+            .into_iter()
+            .filter_map(|(path, id)| {
+                if visited.insert(id) {
+                    return Some(path);
+                }
+                diagnostics.push(warning(
+                    &path,
+                    "skipped: a link to a directory already read (a loop, or a second way to it)".into(),
+                ));
+                None
+            })
+            .collect();
         let mut stated = parallel_map(files, PARALLEL_FROM, stat).into_iter();
         for (dir, n) in dirs {
             groups.push((dir, stated.by_ref().take(n).flatten().collect()));
@@ -121,12 +160,12 @@ fn read_dir(dir: PathBuf) -> Listed {
         Ok(entries) => entries,
         Err(e) => {
             return Listed {
-                problem: Some(Diagnostic::new(
-                    dir.display().to_string(),
+                problems: vec![Diagnostic::new(
+                    crate::text::clean_name(&dir.display().to_string()),
                     (0, 0),
                     Severity::Error,
                     format!("cannot read directory: {e}"),
-                )),
+                )],
                 ..Listed::default()
             };
         }
@@ -149,16 +188,33 @@ fn read_dir(dir: PathBuf) -> Listed {
         let link = kind.is_symlink();
         let kind = if link {
             match fs::metadata(&path) {
+                Ok(meta) if meta.is_dir() => {
+                    listed.subdirs.push((path, dir_id(&meta)));
+                    continue;
+                }
                 Ok(meta) => meta.file_type(),
-                Err(_) => continue,
+                Err(e) => {
+                    let target = fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
+                    listed.problems.push(warning(&path, format!("skipped: a link to {target} ({e})")));
+                    continue;
+                }
             }
         } else {
             kind
         };
         if kind.is_dir() {
-            listed.subdirs.push(path);
-        } else if kind.is_file() && is_library_file(Path::new(&name)) {
-            listed.files.push(Entry { entry, path, link });
+            match entry.metadata() {
+                Ok(meta) => listed.subdirs.push((path, dir_id(&meta))),
+                Err(e) => listed.problems.push(warning(&path, format!("skipped: {e}"))),
+            }
+        } else if kind.is_file() {
+            if is_library_file(Path::new(&name)) {
+                listed.files.push(Entry { entry, path, link });
+            }
+        } else {
+            listed
+                .problems
+                .push(warning(&path, format!("skipped: {}, not a regular file", special_kind(&kind))));
         }
     }
     // By name (the paths share the directory): cheap, and on the thread that read the directory.
@@ -167,6 +223,19 @@ fn read_dir(dir: PathBuf) -> Listed {
             .cmp(&b.path.as_os_str().as_encoded_bytes()[dir_len..])
     });
     listed
+}
+
+/// What a file that is neither a regular file nor a directory is, in words.
+fn special_kind(kind: &fs::FileType) -> &'static str {
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device node"
+    } else {
+        "a special file"
+    }
 }
 
 /// Size and modification time of a file; `None` when it went away meanwhile.
@@ -254,13 +323,50 @@ mod tests {
         assert!(problems[0].message.starts_with("cannot read directory"), "{problems:?}");
     }
 
-    #[cfg(unix)]
     #[test]
-    fn a_link_loop_ends() {
+    fn a_link_loop_is_walked_once_with_a_warning() {
+        // Links back up the tree were followed to the depth limit: k links made k^16 paths.
         let tmp = tempfile::tempdir().unwrap();
-        touch(&tmp.path().join("a/x.toml"));
-        std::os::unix::fs::symlink(tmp.path().join("a"), tmp.path().join("a/loop")).unwrap();
-        let (files, _) = list_files(&[tmp.path().join("a")]);
-        assert_eq!(files.len(), MAX_DEPTH + 1, "x.toml once per level the walk goes down");
+        let a = tmp.path().join("a");
+        touch(&a.join("x.toml"));
+        touch(&a.join("sub/y.toml"));
+        for i in 0..4 {
+            std::os::unix::fs::symlink(&a, a.join(format!("loop{i}"))).unwrap();
+            std::os::unix::fs::symlink(&a, a.join(format!("sub/up{i}"))).unwrap();
+        }
+        let started = std::time::Instant::now();
+        let (files, problems) = list_files(std::slice::from_ref(&a));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        let names: Vec<String> =
+            files.iter().map(|f| f.path.strip_prefix(&a).unwrap().display().to_string()).collect();
+        assert_eq!(names, ["sub/y.toml", "x.toml"]);
+        assert_eq!(problems.len(), 8, "{problems:?}");
+        assert!(
+            problems.iter().all(|p| p.severity == Severity::Warning && p.message.contains("already read"))
+        );
+    }
+
+    #[test]
+    fn fifos_sockets_and_dangling_links_are_named_not_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        touch(&root.join("good.toml"));
+        let fifo = root.join("blocked.toml");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid C string for the duration of the call.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        let _socket = std::os::unix::net::UnixListener::bind(root.join("agent.sock")).unwrap();
+        std::os::unix::fs::symlink(root.join("gone"), root.join("dangling.md")).unwrap();
+        let (files, problems) = list_files(&[root.to_path_buf()]);
+        assert_eq!(files.len(), 1);
+        let mut said: Vec<String> = problems
+            .iter()
+            .map(|p| format!("{}: {}", p.path.rsplit('/').next().unwrap(), p.message))
+            .collect();
+        said.sort();
+        assert_eq!(said.len(), 3, "{said:?}");
+        assert!(said[0].starts_with("agent.sock: skipped: a socket"), "{said:?}");
+        assert!(said[1].starts_with("blocked.toml: skipped: a FIFO"), "{said:?}");
+        assert!(said[2].starts_with("dangling.md: skipped: a link to "), "{said:?}");
     }
 }

@@ -102,7 +102,7 @@ impl Library {
             }));
         }
         jobs.extend(files.iter().filter(|f| !is_taxonomy_file(&f.path)).map(|f| Job {
-            path: f.path.display().to_string(),
+            path: crate::text::clean_name(&f.path.display().to_string()),
             text: Text::File(&f.path),
             bundled: false,
         }));
@@ -161,7 +161,7 @@ pub fn load_taxonomy(files: &[FoundFile]) -> (Taxonomy, Vec<Diagnostic>) {
     diagnostics.extend(diags);
     // User taxonomies come before any case: every user case is read against all of them.
     for file in files.iter().filter(|f| is_taxonomy_file(&f.path)) {
-        let shown = file.path.display().to_string();
+        let shown = crate::text::clean_name(&file.path.display().to_string());
         match read_text(&file.path, &shown) {
             Ok(text) => {
                 let (user_taxonomy, diags) = Taxonomy::parse_extending(&shown, &text, &taxonomy);

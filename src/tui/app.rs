@@ -606,7 +606,9 @@ impl App {
                 vec![Effect::Redraw]
             }
             // The main loop ends with the error before a failed load reaches the app.
-            Msg::Signal(Signal::Hangup | Signal::Terminate) | Msg::InputClosed(_) | Msg::LoadFailed(_) => {
+            Msg::Signal(Signal::Hangup | Signal::Terminate | Signal::Interrupt)
+            | Msg::InputClosed(_)
+            | Msg::LoadFailed(_) => {
                 vec![Effect::Quit]
             }
             Msg::Progress(progress) => self.load_progress(progress),
@@ -1869,6 +1871,7 @@ mod tests {
         for msg in [
             Msg::Signal(Signal::Hangup),
             Msg::Signal(Signal::Terminate),
+            Msg::Signal(Signal::Interrupt),
             Msg::InputClosed("gone".into()),
             Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
         ] {

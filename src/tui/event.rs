@@ -1,14 +1,23 @@
 //! The messages the UI reacts to and the threads that produce them: the input thread (keys,
-//! mouse, paste, resize from the terminal) and the signal thread (SIGHUP, SIGTERM, SIGCONT).
-//! Search results come from `worker::spawn`, the library opened in the background from
-//! `loader::spawn`.
+//! mouse, paste, resize from the terminal) and the signal thread (SIGHUP, SIGTERM, SIGINT,
+//! SIGCONT). Search results come from `worker::spawn`, the library opened in the background
+//! from `loader::spawn`.
 //!
-//! A dead terminal must end the program, not spin it: crossterm 0.29's reader loops forever on
-//! EOF and EIO from the tty (its `try_read` retries every read error but `WouldBlock`), so the
-//! input thread polls the tty itself and stops at a hang-up before asking crossterm to read;
-//! any crossterm read error also ends the input. SIGHUP and SIGTERM end the program from the
-//! signal thread, and if the main thread is stuck (a terminal that stopped reading), the signal
-//! thread falls back to the signal's default action after [`SIGNAL_GRACE`].
+//! The input thread sleeps in one `poll()` on two descriptors: the terminal and a pipe the
+//! SIGWINCH handler writes to. It wakes when the terminal has bytes, when it hangs up, and when
+//! the window changes size, and never otherwise: no key has to be pressed for a resize to be
+//! drawn, and an idle UI uses no CPU. Once awake it takes every event crossterm can give (a
+//! short, bounded poll each) before it sleeps again. crossterm is built with `use-dev-tty`, its
+//! level-triggered `poll()` reader: the default mio reader is edge-triggered and, when a resize
+//! and a key come in the same wake-up, returns the resize and forgets the key's readiness, so
+//! the key is dropped and a level-triggered wait on the tty spins until the next key.
+//!
+//! A dead terminal must end the program, not spin it: crossterm's reader retries on EOF, so the
+//! input thread stops at a hang-up, or at a terminal that says it is readable with nothing to
+//! read (end of file), before asking crossterm to read; any crossterm read error also ends the
+//! input. SIGHUP, SIGTERM and SIGINT end the program from the signal thread, and if the main
+//! thread is stuck, the signal thread gives the terminal back itself and falls back to the
+//! signal's default action after [`SIGNAL_GRACE`].
 
 use std::{
     sync::{Arc, mpsc::Sender},
@@ -57,11 +66,30 @@ pub enum Msg {
 pub enum Signal {
     /// SIGHUP: the terminal (the SSH connection) is gone.
     Hangup,
-    /// SIGTERM (or SIGINT from outside): asked to stop.
+    /// SIGTERM: asked to stop.
     Terminate,
+    /// SIGINT sent from outside (Ctrl-C typed in the UI is a key, not a signal).
+    Interrupt,
     /// SIGCONT: resumed after being stopped from outside; redraw everything.
     Continue,
 }
+
+impl Signal {
+    /// The signal's number, for the conventional exit status `128 + number` of a process that
+    /// ended because of it.
+    pub fn number(self) -> i32 {
+        match self {
+            Signal::Hangup => libc::SIGHUP,
+            Signal::Terminate => libc::SIGTERM,
+            Signal::Interrupt => libc::SIGINT,
+            Signal::Continue => libc::SIGCONT,
+        }
+    }
+}
+
+/// How long one look for events waits at most once the input thread is awake. Not zero:
+/// crossterm's `use-dev-tty` reader returns nothing at all for a zero timeout.
+const DRAIN_POLL: Duration = Duration::from_millis(1);
 
 /// The message for a terminal event, if the UI cares about it (only key *presses*).
 pub fn from_event(event: Event) -> Option<Msg> {
@@ -86,12 +114,34 @@ fn tty_fd() -> std::io::Result<(i32, Option<std::fs::File>)> {
     }
 }
 
-/// Wait until `fd` can be read. `Err` when the terminal hung up or cannot be polled.
-fn wait_readable(fd: i32, timeout_ms: i32) -> Result<bool, String> {
+/// What woke the input thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Woken {
+    /// The terminal has bytes to read.
+    tty: bool,
+    /// The window changed size.
+    resized: bool,
+}
+
+/// Bytes waiting to be read on `fd` (a terminal); `None` when the system cannot say.
+fn bytes_waiting(fd: i32) -> Option<usize> {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int through a valid pointer.
+    let rc = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
+    (rc == 0).then(|| usize::try_from(n).unwrap_or(0))
+}
+
+/// Wait until the terminal `tty` can be read or the pipe `resized` has a byte (the SIGWINCH
+/// handler's), up to `timeout_ms` (-1: for ever). `Err` when the terminal hung up, reached end
+/// of file, or cannot be polled.
+fn wait(tty: i32, resized: Option<i32>, timeout_ms: i32) -> Result<Woken, String> {
     loop {
-        let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
-        // SAFETY: one valid pollfd, for the duration of the call.
-        let n = unsafe { libc::poll(&mut pfd, 1, timeout_ms) };
+        let mut fds = [
+            libc::pollfd { fd: tty, events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd: resized.unwrap_or(-1), events: libc::POLLIN, revents: 0 },
+        ];
+        // SAFETY: two valid pollfds (a negative fd is ignored by poll), for the call's duration.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout_ms) };
         if n < 0 {
             let err = std::io::Error::last_os_error();
             if err.kind() == std::io::ErrorKind::Interrupted {
@@ -99,10 +149,65 @@ fn wait_readable(fd: i32, timeout_ms: i32) -> Result<bool, String> {
             }
             return Err(format!("cannot poll the terminal: {err}"));
         }
-        if pfd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+        if fds[0].revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
             return Err("the terminal hung up".into());
         }
-        return Ok(n > 0);
+        let tty_readable = fds[0].revents & libc::POLLIN != 0;
+        // Readable with nothing to read is end of file: crossterm would read nothing for ever.
+        if tty_readable && bytes_waiting(tty) == Some(0) {
+            return Err("the terminal reached end of file".into());
+        }
+        return Ok(Woken { tty: tty_readable, resized: fds[1].revents & libc::POLLIN != 0 });
+    }
+}
+
+/// The read end of a pipe the SIGWINCH handler writes a byte to.
+struct ResizePipe {
+    read: std::os::unix::net::UnixStream,
+}
+
+impl ResizePipe {
+    /// Register a pipe for SIGWINCH (after crossterm's own, so that by the time this one has a
+    /// byte, crossterm's has one too and reports the new size).
+    fn register() -> std::io::Result<ResizePipe> {
+        let (read, write) = std::os::unix::net::UnixStream::pair()?;
+        read.set_nonblocking(true)?;
+        write.set_nonblocking(true)?;
+        signal_hook::low_level::pipe::register(libc::SIGWINCH, write)?;
+        Ok(ResizePipe { read })
+    }
+
+    fn fd(&self) -> i32 {
+        use std::os::fd::AsRawFd;
+        self.read.as_raw_fd()
+    }
+
+    /// Empty the pipe: one wake-up however many signals came.
+    fn drain(&self) {
+        use std::io::Read;
+        let mut buf = [0u8; 64];
+        while matches!((&self.read).read(&mut buf), Ok(n) if n > 0) {}
+    }
+}
+
+/// Send every event crossterm has or can read now. `Ok(false)` when the receiver is gone.
+fn send_ready_events(tx: &Sender<Msg>) -> Result<bool, String> {
+    loop {
+        match crossterm::event::poll(DRAIN_POLL) {
+            Ok(true) => {}
+            Ok(false) => return Ok(true),
+            Err(e) => return Err(format!("cannot read the terminal: {e}")),
+        }
+        match crossterm::event::read() {
+            Ok(event) => {
+                if let Some(msg) = from_event(event)
+                    && tx.send(msg).is_err()
+                {
+                    return Ok(false);
+                }
+            }
+            Err(e) => return Err(format!("cannot read the terminal: {e}")),
+        }
     }
 }
 
@@ -110,32 +215,22 @@ fn wait_readable(fd: i32, timeout_ms: i32) -> Result<bool, String> {
 /// [`Msg::InputClosed`]) or the receiver is gone.
 pub fn spawn_input(tx: Sender<Msg>) -> std::io::Result<()> {
     let (fd, keep_open) = tty_fd()?;
+    // crossterm registers its SIGWINCH pipe when its reader is first used; ours comes after.
+    crossterm::event::poll(Duration::ZERO)?;
+    let resize = ResizePipe::register()?;
     std::thread::Builder::new().name("incidex-input".into()).spawn(move || {
         let _keep_open = keep_open;
         let reason = loop {
-            // crossterm may hold events it has parsed but not handed out; poll(0) returns them
-            // without touching the tty. Only when it has none do we block on the tty ourselves.
-            match wait_readable(fd, 0) {
-                Ok(_) => {}
+            // Before crossterm reads: a signal that comes after this wakes the next wait.
+            resize.drain();
+            match send_ready_events(&tx) {
+                Ok(true) => {}
+                Ok(false) => return,
                 Err(reason) => break reason,
             }
-            match crossterm::event::poll(Duration::ZERO) {
-                Ok(true) => {}
-                Ok(false) => match wait_readable(fd, -1) {
-                    Ok(_) => continue,
-                    Err(reason) => break reason,
-                },
-                Err(e) => break format!("cannot read the terminal: {e}"),
-            }
-            match crossterm::event::read() {
-                Ok(event) => {
-                    if let Some(msg) = from_event(event)
-                        && tx.send(msg).is_err()
-                    {
-                        return;
-                    }
-                }
-                Err(e) => break format!("cannot read the terminal: {e}"),
+            // Sleep until the terminal has bytes, hangs up, or the window changes size.
+            if let Err(reason) = wait(fd, Some(resize.fd()), -1) {
+                break reason;
             }
         };
         let _ = tx.send(Msg::InputClosed(reason));
@@ -143,9 +238,16 @@ pub fn spawn_input(tx: Sender<Msg>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Start the signal thread: SIGHUP and SIGTERM (and SIGINT sent from outside) end the UI,
-/// SIGCONT redraws it.
-pub fn spawn_signals(tx: Sender<Msg>) -> std::io::Result<()> {
+/// How long the signal thread waits for the terminal to be given back when the main thread is
+/// stuck: a terminal that stopped reading must not keep the process alive.
+const RESTORE_GRACE: Duration = Duration::from_millis(300);
+
+/// Start the signal thread: SIGHUP, SIGTERM and SIGINT (sent from outside) end the UI, SIGCONT
+/// redraws it. If the main thread has not ended within [`SIGNAL_GRACE`] (a long computation, a
+/// terminal that stopped reading), the terminal is given back from here — on a thread of its
+/// own, for at most [`RESTORE_GRACE`], since the main thread may hold the output — and the
+/// signal's default action ends the process.
+pub fn spawn_signals(tx: Sender<Msg>, mouse: bool) -> std::io::Result<()> {
     use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGHUP, SIGTERM, SIGINT, SIGCONT])?;
     std::thread::Builder::new().name("incidex-signals".into()).spawn(move || {
@@ -153,18 +255,31 @@ pub fn spawn_signals(tx: Sender<Msg>) -> std::io::Result<()> {
             let msg = match signal {
                 SIGCONT => Signal::Continue,
                 SIGHUP => Signal::Hangup,
+                SIGINT => Signal::Interrupt,
                 _ => Signal::Terminate,
             };
             let _ = tx.send(Msg::Signal(msg));
             if msg != Signal::Continue {
-                // The main thread normally restores the terminal and returns at once; if it is
-                // stuck writing to a terminal that no longer reads, end the way the signal would.
+                // The main thread normally restores the terminal and returns at once.
                 std::thread::sleep(SIGNAL_GRACE);
+                restore_within(mouse, RESTORE_GRACE);
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
             }
         }
     })?;
     Ok(())
+}
+
+/// Give the terminal back on a thread of its own, waiting for it at most `limit`.
+fn restore_within(mouse: bool, limit: Duration) {
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let started = std::thread::Builder::new().name("incidex-restore".into()).spawn(move || {
+        super::terminal::restore(mouse);
+        let _ = done_tx.send(());
+    });
+    if started.is_ok() {
+        let _ = done_rx.recv_timeout(limit);
+    }
 }
 
 #[cfg(test)]
@@ -188,9 +303,29 @@ mod tests {
         let mut fds = [0i32; 2];
         // SAFETY: a fresh pipe; both ends are closed below.
         assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        assert_eq!(wait_readable(fds[0], 0), Ok(false));
+        assert_eq!(wait(fds[0], None, 0), Ok(Woken::default()));
         unsafe { libc::close(fds[1]) };
-        assert!(wait_readable(fds[0], 1000).is_err(), "EOF on the read end is a hang-up");
+        assert!(wait(fds[0], None, 1000).is_err(), "EOF on the read end is a hang-up");
         unsafe { libc::close(fds[0]) };
+    }
+
+    #[test]
+    fn a_resize_wakes_the_wait_with_no_byte_on_the_terminal() {
+        // The input thread used to sleep on the terminal alone, so a resize was not seen until
+        // a key came.
+        let mut fds = [0i32; 2];
+        // SAFETY: a fresh pipe standing in for a silent terminal; both ends are closed below.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let resize = ResizePipe::register().unwrap();
+        assert_eq!(wait(fds[0], Some(resize.fd()), 0), Ok(Woken::default()));
+        signal_hook::low_level::raise(libc::SIGWINCH).unwrap();
+        let woken = wait(fds[0], Some(resize.fd()), 5000).unwrap();
+        assert_eq!(woken, Woken { tty: false, resized: true });
+        resize.drain();
+        assert_eq!(wait(fds[0], Some(resize.fd()), 0), Ok(Woken::default()), "drained: sleeps again");
+        unsafe {
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+        }
     }
 }

@@ -74,6 +74,27 @@ fn terminal_error(e: std::io::Error) -> Error {
     Error::io("<terminal>", e)
 }
 
+/// How the terminal UI ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit, or the terminal went away.
+    Quit,
+    /// A signal ended it (SIGHUP, SIGTERM, SIGINT sent from outside), after the terminal was
+    /// given back.
+    Signal(event::Signal),
+}
+
+impl Ended {
+    /// The exit status to end with: 0, or `128 + signal` as a shell reports a process the
+    /// signal ended (129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM).
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(signal) => u8::try_from(128 + signal.number()).unwrap_or(u8::MAX),
+        }
+    }
+}
+
 /// Run the terminal UI over the library `open` returns (called on a thread, see the module
 /// docs) until the user quits or the terminal goes away. `report` hears what went wrong while
 /// the library was opened, once the terminal has been given back (never, when the user quit
@@ -82,13 +103,19 @@ pub fn run(
     settings: &Settings,
     open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
     report: impl FnOnce(&Problems),
-) -> Result<()> {
+) -> Result<Ended> {
     let mut problems = None;
-    let result = run_ui(settings, open, &mut problems);
+    let mut ended_by = None;
+    let result = run_ui(settings, open, &mut problems, &mut ended_by);
     if let Some(problems) = problems.filter(|p| !p.is_empty()) {
         report(&problems);
     }
-    result
+    // A signal asked the UI to end: that is how it ended, even if giving back a terminal that
+    // went away failed on the way.
+    match ended_by {
+        Some(signal) => Ok(Ended::Signal(signal)),
+        None => result.map(|()| Ended::Quit),
+    }
 }
 
 /// The search worker of the moment, and how to start the next one when the library switches.
@@ -117,13 +144,20 @@ impl Searches {
 /// Hand `msg` to the app. The library opened in the background is taken apart first: its
 /// engine goes to a new search worker (the old one ends when its sender is dropped; answers it
 /// still sends belong to an older generation and are dropped), its problems are kept for
-/// `report`, the rest goes to the app.
+/// `report`, the rest goes to the app. The first signal that ends the UI is kept in `ended_by`:
+/// it decides the exit status.
 fn deliver(
     msg: Msg,
     app: &mut App,
     searches: &mut Searches,
     problems: &mut Option<Problems>,
+    ended_by: &mut Option<event::Signal>,
 ) -> Result<Vec<Effect>> {
+    if let Msg::Signal(signal) = msg
+        && signal != event::Signal::Continue
+    {
+        ended_by.get_or_insert(signal);
+    }
     let mut loaded = match msg {
         Msg::Loaded(loaded) => loaded,
         Msg::LoadFailed(why) => return Err(Error::Failed(why)),
@@ -181,6 +215,7 @@ fn run_ui(
     settings: &Settings,
     open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
     problems: &mut Option<Problems>,
+    ended_by: &mut Option<event::Signal>,
 ) -> Result<()> {
     // The theme first: a broken theme file is reported the same with or without a terminal.
     let theme = theme::resolve(settings.theme.as_deref(), settings.no_color, theme::user_dir().as_deref())?;
@@ -241,7 +276,7 @@ fn run_ui(
     let mut terminal = Terminal::new(backend).map_err(terminal_error)?;
     let size = terminal.size().map_err(terminal_error)?;
 
-    event::spawn_signals(tx.clone()).map_err(terminal_error)?;
+    event::spawn_signals(tx.clone(), settings.mouse).map_err(terminal_error)?;
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let mut searches = Searches::start(search, library.clone(), tx.clone())?;
     build_graph_apart(&library, &tx);
@@ -328,8 +363,8 @@ fn run_ui(
             if !left.is_zero() {
                 match rx.recv_timeout(left) {
                     Ok(msg) => {
-                        effects = deliver(msg, &mut app, &mut searches, problems)?;
-                        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
+                        effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
+                        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by)?;
                         effects.extend(saves.into_iter().map(Effect::Save));
                         continue;
                     }
@@ -355,8 +390,8 @@ fn run_ui(
             terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
         }
         let Ok(msg) = rx.recv() else { return Ok(()) };
-        effects = deliver(msg, &mut app, &mut searches, problems)?;
-        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
+        effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
+        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by)?;
     }
 }
 
@@ -378,9 +413,10 @@ fn drain(
     effects: &mut Vec<Effect>,
     searches: &mut Searches,
     problems: &mut Option<Problems>,
+    ended_by: &mut Option<event::Signal>,
 ) -> Result<()> {
     while let Ok(msg) = rx.try_recv() {
-        effects.extend(deliver(msg, app, searches, problems)?);
+        effects.extend(deliver(msg, app, searches, problems, ended_by)?);
     }
     Ok(())
 }

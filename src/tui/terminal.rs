@@ -9,10 +9,12 @@
 use std::io::{self, Write};
 
 use crossterm::{
-    cursor::{Hide, Show},
+    cursor::{Hide, MoveTo, Show},
     event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture},
     execute,
-    terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode},
+    terminal::{
+        Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    },
 };
 
 /// Holds the terminal in the UI's modes; restores it when dropped.
@@ -33,7 +35,10 @@ impl TerminalGuard {
     pub fn reenter(&self) -> io::Result<()> {
         enable_raw_mode()?;
         let mut out = io::stdout();
-        execute!(out, EnterAlternateScreen, EnableBracketedPaste, Hide)?;
+        // Cleared even when already on the alternate screen: a session dropped with the
+        // terminal left there keeps its old content, which the first frame (drawn as a diff
+        // against a blank screen) would not paint over.
+        execute!(out, EnterAlternateScreen, Clear(ClearType::All), MoveTo(0, 0), EnableBracketedPaste, Hide)?;
         if self.mouse {
             execute!(out, EnableMouseCapture)?;
         }

@@ -1,0 +1,82 @@
+//! The files around the process: a config path that is a file, an export over a FIFO or a
+//! device node, the mode of an export.
+
+use std::{
+    os::unix::{
+        fs::{FileTypeExt, PermissionsExt},
+        process::CommandExt,
+    },
+    path::Path,
+};
+
+use crate::support::{incidex, mkfifo, mknod_or_note, output, text};
+
+#[test]
+fn home_or_config_home_naming_a_file_means_no_config_file() {
+    let home = tempfile::tempdir().unwrap();
+    let clean = output(incidex(home.path()).args(["list"]));
+    assert_eq!(clean.status.code(), Some(0));
+    let file = home.path().join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let with_config_home = output(incidex(home.path()).env("XDG_CONFIG_HOME", &file).args(["list"]));
+    assert_eq!(with_config_home.status.code(), Some(0), "{}", text(&with_config_home.stderr));
+    assert_eq!(with_config_home.stdout, clean.stdout);
+    let with_home =
+        output(incidex(home.path()).env("HOME", &file).env_remove("XDG_CONFIG_HOME").args(["list"]));
+    assert_eq!(with_home.status.code(), Some(0), "{}", text(&with_home.stderr));
+    assert_eq!(with_home.stdout, clean.stdout);
+}
+
+/// `checklist --component nccl -o target --force`, with `umask` for the process.
+fn export(home: &Path, target: &Path, umask: libc::mode_t) -> std::process::Output {
+    let mut cmd = incidex(home);
+    cmd.args(["checklist", "--component", "nccl", "--force", "-o", target.to_str().unwrap()]);
+    // SAFETY: umask is async-signal-safe and touches nothing else.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::umask(umask);
+            Ok(())
+        })
+    };
+    output(&mut cmd)
+}
+
+#[test]
+fn force_never_replaces_a_fifo_or_a_device_node() {
+    let home = tempfile::tempdir().unwrap();
+    let fifo = home.path().join("pipe.md");
+    mkfifo(&fifo);
+    let o = export(home.path(), &fifo, 0o022);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("is a FIFO, not a regular file; not replaced"), "{}", text(&o.stderr));
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    let device = home.path().join("device.md");
+    if mknod_or_note(&device) {
+        let o = export(home.path(), &device, 0o022);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("is a device, not a regular file"), "{}", text(&o.stderr));
+        assert!(std::fs::symlink_metadata(&device).unwrap().file_type().is_char_device());
+    }
+    let names: Vec<String> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "no temporary file left: {names:?}");
+}
+
+#[test]
+fn an_export_keeps_the_replaced_files_mode_and_respects_the_umask() {
+    let home = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    let fresh = home.path().join("fresh.md");
+    let o = export(home.path(), &fresh, 0o077);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(mode(&fresh), 0o600, "a new file under umask 077");
+    let kept = home.path().join("kept.md");
+    std::fs::write(&kept, "old").unwrap();
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let o = export(home.path(), &kept, 0o022);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(mode(&kept), 0o640, "the replaced file's mode");
+    assert!(std::fs::read_to_string(&kept).unwrap().contains("- [ ] "));
+}
