@@ -98,10 +98,17 @@ pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut d
 
 /// Decide what the arguments are and read it.
 fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Result<Input> {
-    let signatures =
-        || engine.library().taxonomy.values().iter().flat_map(|v| v.signatures.iter().map(String::as_str));
+    let signatures = || engine.library().taxonomy.signatures();
+    let no_text = || {
+        Error::Usage(
+            "give a log file, - to read a log from stdin, or a sentence or log line \
+             (usage: incidex triage [FILE | - | TEXT]... [filters])"
+                .into(),
+        )
+    };
     let files = !args.text.is_empty() && args.text.iter().all(|a| a == "-" || Path::new(a).is_file());
-    if files || (args.text.is_empty() && !std::io::stdin().is_terminal()) {
+    let implicit_stdin = args.text.is_empty() && !std::io::stdin().is_terminal();
+    if files || implicit_stdin {
         let mut reader = LogReader::new(signatures());
         let names: Vec<&str> =
             if args.text.is_empty() { vec!["-"] } else { args.text.iter().map(String::as_str).collect() };
@@ -113,12 +120,15 @@ fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Resul
                 reader.read(name, file).map_err(|e| Error::io(name, e))?;
             }
         }
-        return Ok(Input::Log(reader.finish()));
+        let digest = reader.finish();
+        // Nothing given and nothing piped (stdin empty or closed) is a usage error, as in clap.
+        if implicit_stdin && digest.bytes == 0 {
+            return Err(no_text());
+        }
+        return Ok(Input::Log(digest));
     }
     if args.text.is_empty() {
-        return Err(Error::Usage(
-            "give a log file, - to read a log from stdin, or a sentence or log line".into(),
-        ));
+        return Err(no_text());
     }
     let text = args.text.join(" ");
     if text.trim_end().contains('\n') {
