@@ -35,7 +35,7 @@ use crate::{
 const MAGIC: &[u8; 16] = b"incidex-library\n";
 const BODIES_MAGIC: &[u8; 16] = b"incidex-bodies\n\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 /// Cases are decoded in this many chunks, in parallel, when all of them are needed.
 const CHUNKS: usize = 8;
 /// The bodies file's magic line and format number.
@@ -513,6 +513,8 @@ impl Codec for CaseBody {
             None => w.u8(0),
         }
         w.opt_str(self.timeline.as_deref());
+        w.opt_str(self.owner.as_deref());
+        w.opt_str(self.incident_id.as_deref());
     }
 
     fn get(r: &mut Reader) -> Result<Self> {
@@ -535,6 +537,8 @@ impl Codec for CaseBody {
             None
         };
         let timeline = r.opt_str()?;
+        let owner = r.opt_str()?;
+        let incident_id = r.opt_str()?;
         Ok(CaseBody {
             scale,
             symptoms,
@@ -547,6 +551,8 @@ impl Codec for CaseBody {
             sources,
             impact,
             timeline,
+            owner,
+            incident_id,
         })
     }
 }
@@ -700,10 +706,13 @@ mod tests {
     fn sample() -> (Vec<Case>, Vec<Diagnostic>) {
         let library = Library::bundled();
         let mut cases = library.cases.into_vec();
-        // Exercise what bundled cases lack: inferred values, a root cause, a timeline, no date.
+        // Exercise what bundled cases lack: inferred values, a root cause, a timeline, an owner and an
+        // incident id, no date.
         cases[0].facets.add_inferred(FacetKind::Component, "Inferred value".into());
         cases[0].body.root_cause = Some("Why.".into());
         cases[0].body.timeline = Some("10:00 it broke\n10:05 fixed".into());
+        cases[0].body.owner = Some("dana".into());
+        cases[0].body.incident_id = Some("INC-2043".into());
         cases[1].date = None;
         let diagnostics = vec![
             Diagnostic::new("a.md", (3, 7), Severity::Hint, "inferred"),
