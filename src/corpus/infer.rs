@@ -46,6 +46,9 @@ const REACH_BEFORE: usize = 5;
 const REACH_AFTER: usize = 4;
 const REACH_AFTER_LIST: usize = 9;
 
+/// A byte range of a text.
+type Span = (usize, usize);
+
 /// The parts of a report inference reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
@@ -272,7 +275,7 @@ impl Inferrer {
     fn positive(&self, text: &str) -> Vec<Found> {
         // Every word counts as known, so none is read as a typo of a taxonomy word.
         let founds = self.matcher.find(text, &|_| true);
-        let (positive, denied): (Vec<(usize, usize)>, Vec<(usize, usize)>) = founds
+        let (positive, denied): (Vec<Span>, Vec<Span>) = founds
             .iter()
             .flat_map(|f| f.spans.iter().copied())
             .partition(|&span| mention(text, span) == Mention::Positive);
