@@ -15,6 +15,8 @@ use std::{
 
 const FIXTURES: &str = "tests/fixtures/postmortem";
 const GAPS: &str = "tests/fixtures/postmortem-gaps";
+/// A team's folder: its `incidex.toml` gives every postmortem in it the team's organization.
+const TEAM: &str = "tests/fixtures/postmortem-team";
 /// Which values inferred from the fixtures a person would accept.
 const LABELS: &str = "tests/fixtures/postmortem-inference-labels.toml";
 
@@ -163,7 +165,12 @@ fn check_passes_a_folder_of_good_postmortems_and_skips_a_readme() {
         assert!(lines.iter().any(|l| l.starts_with(&want)), "want {want:?} in:\n{text}");
     }
     assert!(!lines.iter().any(|l| l.contains(": error: ")), "{text}");
-    assert!(text.contains("checked 11 cases in 1 directory: 0 errors"), "{text}");
+    assert!(text.contains("checked 7 cases in 1 directory: 0 errors"), "{text}");
+    // The team's folder checks clean too, organization and all.
+    let out = incidex(&["check", TEAM]);
+    let text = stdout(&out);
+    assert!(out.status.success() && !text.contains("organization"), "{text}");
+    assert!(text.contains("checked 4 cases in 1 directory: 0 errors"), "{text}");
 }
 
 #[test]
@@ -216,7 +223,7 @@ const SHAPES: [&str; 8] = [
 ];
 
 fn show_json(data: &str, id: &str) -> serde_json::Value {
-    let out = incidex(&["--no-bundled", "--data", data, "show", id, "--json"]);
+    let out = incidex(&["--no-bundled", "--data", data, "--data", TEAM, "show", id, "--json"]);
     assert!(out.status.success(), "{id}: {}", stderr(&out));
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
@@ -224,7 +231,7 @@ fn show_json(data: &str, id: &str) -> serde_json::Value {
 #[test]
 fn each_postmortem_shape_shows_as_its_golden_json() {
     for id in SHAPES {
-        let out = incidex(&["--no-bundled", "--data", FIXTURES, "show", id, "--json"]);
+        let out = incidex(&["--no-bundled", "--data", FIXTURES, "--data", TEAM, "show", id, "--json"]);
         assert!(out.status.success(), "{id}: {}", stderr(&out));
         assert_golden(&format!("{id}.json"), &stdout(&out));
     }
@@ -300,7 +307,7 @@ fn owner_and_incident_id_are_shown_fields() {
             (Some(owner), Some(incident)),
             "{id}"
         );
-        let out = incidex(&["--no-bundled", "--data", FIXTURES, "show", id]);
+        let out = incidex(&["--no-bundled", "--data", FIXTURES, "--data", TEAM, "show", id]);
         let text = stdout(&out);
         assert!(text.contains(&format!("Incident ID: {incident} · Owner: {owner}")), "{id}:\n{text}");
     }
@@ -313,9 +320,9 @@ fn owner_and_incident_id_are_shown_fields() {
 fn a_team_file_gives_every_postmortem_below_it_its_organization() {
     for id in SHAPES {
         let case = show_json(FIXTURES, id);
-        let below = case["path"].as_str().is_some_and(|p| p.contains("/platform/"));
+        let below = case["path"].as_str().is_some_and(|p| p.starts_with(TEAM));
         let organization = case["organization"].as_str().unwrap_or_default();
-        // Files outside `platform/` name their own; files inside take the team's.
+        // Files outside the team's folder name their own; files inside take the team's.
         assert_eq!(organization == "Example Training Platform", below, "{id}: {organization}");
     }
 }
@@ -428,7 +435,7 @@ fn inference_precision_over_the_fixtures_stays_above_the_floor() {
             .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
             .unwrap_or_default()
     };
-    let out = incidex(&["--no-bundled", "--data", FIXTURES, "list", "--json"]);
+    let out = incidex(&["--no-bundled", "--data", FIXTURES, "--data", TEAM, "list", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let listed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let (mut accepted, mut inferred) = (0usize, 0usize);
