@@ -380,6 +380,8 @@ pub fn generate(taxonomy: &Taxonomy, n: usize, seed: u64) -> Vec<Case> {
                     impact: None,
                     timeline: None,
                     root_cause: None,
+                    owner: None,
+                    incident_id: None,
                 }
                 .into(),
             }

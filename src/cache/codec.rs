@@ -587,6 +587,8 @@ impl Codec for CaseBody {
             None => w.u8(0),
         }
         w.opt_str(self.timeline.as_deref());
+        w.opt_str(self.owner.as_deref());
+        w.opt_str(self.incident_id.as_deref());
     }
 
     fn get(r: &mut Reader) -> Result<Self> {
@@ -609,6 +611,8 @@ impl Codec for CaseBody {
             None
         };
         let timeline = r.opt_str()?;
+        let owner = r.opt_str()?;
+        let incident_id = r.opt_str()?;
         Ok(CaseBody {
             scale,
             symptoms,
@@ -621,6 +625,8 @@ impl Codec for CaseBody {
             sources,
             impact,
             timeline,
+            owner,
+            incident_id,
         })
     }
 }
@@ -774,10 +780,13 @@ mod tests {
     fn sample() -> (Vec<Case>, Vec<Diagnostic>) {
         let library = Library::bundled();
         let mut cases = library.cases.into_vec();
-        // Exercise what bundled cases lack: inferred values, a root cause, a timeline, no date.
+        // Exercise what bundled cases lack: inferred values, a root cause, a timeline, an owner and an
+        // incident id, no date.
         cases[0].facets.add_inferred(FacetKind::Component, "Inferred value".into());
         cases[0].body.root_cause = Some("Why.".into());
         cases[0].body.timeline = Some("10:00 it broke\n10:05 fixed".into());
+        cases[0].body.owner = Some("dana".into());
+        cases[0].body.incident_id = Some("INC-2043".into());
         cases[1].date = None;
         let diagnostics = vec![
             Diagnostic::new("a.md", (3, 7), Severity::Hint, "inferred"),

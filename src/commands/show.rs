@@ -67,6 +67,10 @@ pub fn to_text(case: &Case, width: usize) -> String {
         meta.push(scale.clone());
     }
     wrap(&mut s, &meta.join(" · "), "");
+    let owned = owned_by(case);
+    if !owned.is_empty() {
+        wrap(&mut s, &owned.join(" · "), "");
+    }
     let section = |s: &mut String, title: &str| {
         s.push('\n');
         s.push_str(title);
@@ -149,6 +153,14 @@ pub fn to_text(case: &Case, width: usize) -> String {
     s
 }
 
+/// A postmortem's incident id and owner, as `Incident ID: ...` and `Owner: ...`.
+fn owned_by(case: &Case) -> Vec<String> {
+    let mut lines = Vec::new();
+    lines.extend(case.body.incident_id.as_ref().map(|i| format!("Incident ID: {i}")));
+    lines.extend(case.body.owner.as_ref().map(|o| format!("Owner: {o}")));
+    lines
+}
+
 fn impact_lines(impact: &crate::corpus::model::Impact) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(d) = &impact.duration {
@@ -174,6 +186,11 @@ pub fn to_markdown(case: &Case) -> String {
     }
     s.push_str(&meta.join(" · "));
     s.push_str("\n\n");
+    let owned: Vec<String> = owned_by(case).iter().map(|l| escape_inline(l)).collect();
+    if !owned.is_empty() {
+        s.push_str(&owned.join(" · "));
+        s.push_str("\n\n");
+    }
     let paragraphs = |text: &str| -> String {
         text.split("\n\n").map(escape_inline).collect::<Vec<_>>().join("\n\n") + "\n\n"
     };

@@ -40,8 +40,14 @@ mod tests {
     fn the_template_loads_as_a_complete_case() {
         let (taxonomy, _) =
             Taxonomy::parse(crate::corpus::bundled::TAXONOMY_PATH, crate::corpus::bundled::TAXONOMY);
-        let parsed =
-            parse_postmortem("pm/template.md", POSTMORTEM_TEMPLATE, &taxonomy, FacetPolicy::Lenient, None);
+        let parsed = parse_postmortem(
+            "pm/template.md",
+            POSTMORTEM_TEMPLATE,
+            &taxonomy,
+            FacetPolicy::Lenient,
+            None,
+            None,
+        );
         let errors: Vec<String> =
             parsed.diagnostics.iter().filter(|d| d.is_error()).map(ToString::to_string).collect();
         assert!(errors.is_empty(), "{errors:?}");

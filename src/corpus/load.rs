@@ -1,5 +1,6 @@
-//! Loading a library: the bundled cases and taxonomy, then each user directory's taxonomy, case
-//! files (`*.toml`) and Markdown postmortems (`*.md`), into one [`Library`].
+//! Loading a library: the bundled cases and taxonomy, then each user directory's taxonomy, team
+//! defaults (`incidex.toml`, for the postmortems below it), case files (`*.toml`) and Markdown
+//! postmortems (`*.md`), into one [`Library`].
 //!
 //! Loading never fails as a whole. A file that cannot be read as a case is reported and skipped;
 //! every good file loads; ids stay unique (a clash names both files and keeps the first). The
@@ -22,6 +23,7 @@ use crate::{
         markdown::parse_postmortem,
         model::Case,
         parse::{FacetPolicy, parse_case},
+        team::{TeamDefaults, is_team_file, parse_team},
     },
     diag::{Diagnostic, Severity},
     progress::{Progress, ProgressFn, Stage},
@@ -60,11 +62,13 @@ enum Text<'a> {
     File(&'a Path),
 }
 
-/// One case file to parse: the path shown to users, its text, and whether it is bundled.
+/// One case file to parse: the path shown to users, its text, whether it is bundled, and the
+/// team defaults that apply to it (by position in the list of team files).
 struct Job<'a> {
     path: String,
     text: Text<'a>,
     bundled: bool,
+    team: Option<usize>,
 }
 
 /// What parsing one file gave.
@@ -92,6 +96,8 @@ impl Library {
         let (taxonomy, diags) = load_taxonomy(files);
         diagnostics.extend(diags);
         diagnostics.extend(listing);
+        let (teams, diags) = load_teams(files, &taxonomy);
+        diagnostics.extend(diags);
 
         let mut jobs: Vec<Job> = Vec::new();
         if bundled {
@@ -99,15 +105,19 @@ impl Library {
                 path: (*path).to_string(),
                 text: Text::Bundled(text),
                 bundled: true,
+                team: None,
             }));
         }
-        jobs.extend(files.iter().filter(|f| !is_taxonomy_file(&f.path)).map(|f| Job {
-            path: crate::text::clean_name(&f.path.display().to_string()),
-            text: Text::File(&f.path),
-            bundled: false,
+        jobs.extend(files.iter().filter(|f| !is_taxonomy_file(&f.path) && !is_team_file(&f.path)).map(|f| {
+            Job {
+                path: crate::text::clean_name(&f.path.display().to_string()),
+                text: Text::File(&f.path),
+                bundled: false,
+                team: team_for(&teams, &f.path),
+            }
         }));
 
-        let outcomes = parse_all(&jobs, &taxonomy, progress);
+        let outcomes = parse_all(&jobs, &taxonomy, &teams, progress);
         let mut cases: Vec<Case> = Vec::with_capacity(outcomes.len());
         let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         for (i, (job, (diags, case))) in jobs.iter().zip(outcomes).enumerate() {
@@ -174,6 +184,41 @@ pub fn load_taxonomy(files: &[FoundFile]) -> (Taxonomy, Vec<Diagnostic>) {
     (taxonomy, diagnostics)
 }
 
+/// The team defaults of every `incidex.toml` among `files`, each with its directory, and the
+/// problems found in them.
+fn load_teams(files: &[FoundFile], taxonomy: &Taxonomy) -> (Vec<(PathBuf, TeamDefaults)>, Vec<Diagnostic>) {
+    let mut teams = Vec::new();
+    let mut diagnostics = Vec::new();
+    for file in files.iter().filter(|f| is_team_file(&f.path)) {
+        let shown = file.path.display().to_string();
+        match read_text(&file.path, &shown) {
+            Ok(text) => {
+                let (team, diags) = parse_team(&shown, &text, taxonomy);
+                diagnostics.extend(diags);
+                if let (Some(team), Some(dir)) = (team, file.path.parent()) {
+                    teams.push((dir.to_path_buf(), team));
+                }
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    (teams, diagnostics)
+}
+
+/// The team defaults that apply to a postmortem at `path`: the nearest directory above it with
+/// an `incidex.toml`. Case files take none.
+fn team_for(teams: &[(PathBuf, TeamDefaults)], path: &Path) -> Option<usize> {
+    if !is_markdown(path) {
+        return None;
+    }
+    teams
+        .iter()
+        .enumerate()
+        .filter(|(_, (dir, _))| path.starts_with(dir))
+        .max_by_key(|(_, (dir, _))| dir.components().count())
+        .map(|(i, _)| i)
+}
+
 /// Read a file as UTF-8 text, or say why it cannot be.
 fn read_text(path: &Path, shown: &str) -> Result<String, Diagnostic> {
     match fs::read(path) {
@@ -190,7 +235,12 @@ fn read_text(path: &Path, shown: &str) -> Result<String, Diagnostic> {
 }
 
 /// Read and parse one case file or postmortem.
-fn parse_one(job: &Job, taxonomy: &Taxonomy, inferrer: Option<&Inferrer>) -> Outcome {
+fn parse_one(
+    job: &Job,
+    taxonomy: &Taxonomy,
+    teams: &[(PathBuf, TeamDefaults)],
+    inferrer: Option<&Inferrer>,
+) -> Outcome {
     let owned;
     let text = match job.text {
         Text::Bundled(text) => text,
@@ -204,7 +254,8 @@ fn parse_one(job: &Job, taxonomy: &Taxonomy, inferrer: Option<&Inferrer>) -> Out
     };
     let policy = if job.bundled { FacetPolicy::Strict } else { FacetPolicy::Lenient };
     let parsed = if is_markdown(Path::new(&job.path)) {
-        parse_postmortem(&job.path, text, taxonomy, policy, inferrer)
+        let team = job.team.and_then(|i| teams.get(i)).map(|(_, t)| t);
+        parse_postmortem(&job.path, text, taxonomy, policy, inferrer, team)
     } else {
         parse_case(&job.path, text, taxonomy, policy, job.bundled)
     };
@@ -212,7 +263,12 @@ fn parse_one(job: &Job, taxonomy: &Taxonomy, inferrer: Option<&Inferrer>) -> Out
 }
 
 /// Parse every job, on several threads when there are many; outcomes in job order.
-fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec<Outcome> {
+fn parse_all(
+    jobs: &[Job],
+    taxonomy: &Taxonomy,
+    teams: &[(PathBuf, TeamDefaults)],
+    progress: ProgressFn<'_>,
+) -> Vec<Outcome> {
     // Postmortems without facets have them inferred; the matcher is built once, if needed.
     let inferrer = jobs.iter().any(|j| is_markdown(Path::new(&j.path))).then(|| Inferrer::new(taxonomy));
     let inferrer = inferrer.as_ref();
@@ -227,7 +283,7 @@ fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec
         return jobs
             .iter()
             .map(|job| {
-                let outcome = parse_one(job, taxonomy, inferrer);
+                let outcome = parse_one(job, taxonomy, teams, inferrer);
                 tick();
                 outcome
             })
@@ -241,7 +297,7 @@ fn parse_all(jobs: &[Job], taxonomy: &Taxonomy, progress: ProgressFn<'_>) -> Vec
                 scope.spawn(|| {
                     part.iter()
                         .map(|job| {
-                            let outcome = parse_one(job, taxonomy, inferrer);
+                            let outcome = parse_one(job, taxonomy, teams, inferrer);
                             tick();
                             outcome
                         })

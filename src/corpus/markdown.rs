@@ -19,8 +19,11 @@ use std::path::Path;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
+pub use crate::corpus::headings::{SECTIONS, Section, normalize_heading, section_for};
 use crate::{
-    corpus::infer::Inferrer,
+    corpus::headings::{Meta, is_lesson_part, is_metadata_heading, meta_for},
+    corpus::infer::{Inferrer, Part as Read},
+    corpus::team::TeamDefaults,
     corpus::{
         model::{
             ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
@@ -34,206 +37,12 @@ use crate::{
     taxonomy::Taxonomy,
     text::{one_line, sanitize},
     toml_fields::{Ctx, Fields, Text},
+    words::word_spans,
 };
-
-/// The parts of a postmortem incidex reads, in the order their text is joined.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Section {
-    /// What happened, in short (part of the case's symptoms).
-    Summary,
-    /// What people saw (part of the case's symptoms).
-    Symptoms,
-    /// What it cost (part of the case's symptoms).
-    Impact,
-    /// What set it off.
-    Trigger,
-    /// Why it happened.
-    RootCause,
-    /// How it was noticed.
-    Detection,
-    /// What was done.
-    Resolution,
-    /// What should be done so it cannot recur.
-    ActionItems,
-    /// What went well, what went wrong, where we got lucky.
-    Lessons,
-    /// What happened when, kept as text.
-    Timeline,
-}
-
-impl Section {
-    /// How the section is named in messages and labels.
-    pub fn label(self) -> &'static str {
-        match self {
-            Section::Summary => "Summary",
-            Section::Symptoms => "Symptoms",
-            Section::Impact => "Impact",
-            Section::Trigger => "Trigger",
-            Section::RootCause => "Root cause",
-            Section::Detection => "Detection",
-            Section::Resolution => "Resolution",
-            Section::ActionItems => "Action items",
-            Section::Lessons => "Lessons learned",
-            Section::Timeline => "Timeline",
-        }
-    }
-}
-
-/// Section headings, normalised (see [`normalize_heading`]), and the section each names.
-pub const SECTIONS: &[(&str, Section)] = &[
-    ("summary", Section::Summary),
-    ("incident summary", Section::Summary),
-    ("executive summary", Section::Summary),
-    ("issue summary", Section::Summary),
-    ("overview", Section::Summary),
-    ("incident overview", Section::Summary),
-    ("description", Section::Summary),
-    ("incident description", Section::Summary),
-    ("what happened", Section::Summary),
-    ("tl;dr", Section::Summary),
-    ("tldr", Section::Summary),
-    ("symptoms", Section::Symptoms),
-    ("symptom", Section::Symptoms),
-    ("what we saw", Section::Symptoms),
-    ("observed behavior", Section::Symptoms),
-    ("observed behaviour", Section::Symptoms),
-    ("impact", Section::Impact),
-    ("customer impact", Section::Impact),
-    ("user impact", Section::Impact),
-    ("business impact", Section::Impact),
-    ("trigger", Section::Trigger),
-    ("triggers", Section::Trigger),
-    ("triggering event", Section::Trigger),
-    ("root cause", Section::RootCause),
-    ("root causes", Section::RootCause),
-    ("cause", Section::RootCause),
-    ("causes", Section::RootCause),
-    ("root cause analysis", Section::RootCause),
-    ("rca", Section::RootCause),
-    ("contributing factors", Section::RootCause),
-    ("root causes and contributing factors", Section::RootCause),
-    ("root cause and contributing factors", Section::RootCause),
-    ("why it happened", Section::RootCause),
-    ("detection", Section::Detection),
-    ("how it was detected", Section::Detection),
-    ("how was it detected", Section::Detection),
-    ("how we found out", Section::Detection),
-    ("resolution", Section::Resolution),
-    ("remediation", Section::Resolution),
-    ("mitigation", Section::Resolution),
-    ("mitigations", Section::Resolution),
-    ("mitigation and resolution", Section::Resolution),
-    ("resolution and recovery", Section::Resolution),
-    ("recovery", Section::Resolution),
-    ("response", Section::Resolution),
-    ("fix", Section::Resolution),
-    ("the fix", Section::Resolution),
-    ("how it was fixed", Section::Resolution),
-    ("action items", Section::ActionItems),
-    ("action item", Section::ActionItems),
-    ("actions", Section::ActionItems),
-    ("follow ups", Section::ActionItems),
-    ("followups", Section::ActionItems),
-    ("follow up actions", Section::ActionItems),
-    ("follow up items", Section::ActionItems),
-    ("next steps", Section::ActionItems),
-    ("corrective actions", Section::ActionItems),
-    ("corrective and preventive actions", Section::ActionItems),
-    ("corrective and preventative actions", Section::ActionItems),
-    ("action plan", Section::ActionItems),
-    ("lessons learned", Section::Lessons),
-    ("lessons learnt", Section::Lessons),
-    ("lessons", Section::Lessons),
-    ("learnings", Section::Lessons),
-    ("takeaways", Section::Lessons),
-    ("key takeaways", Section::Lessons),
-    ("what we learned", Section::Lessons),
-    ("what went well", Section::Lessons),
-    ("what went wrong", Section::Lessons),
-    ("where we got lucky", Section::Lessons),
-    ("things that went well", Section::Lessons),
-    ("things that went wrong", Section::Lessons),
-    ("timeline", Section::Timeline),
-    ("timeline of events", Section::Timeline),
-    ("incident timeline", Section::Timeline),
-    ("detailed timeline", Section::Timeline),
-    ("sequence of events", Section::Timeline),
-    ("chronology", Section::Timeline),
-];
-
-/// Lessons headings that label a part of the lessons rather than start them.
-const LESSON_PARTS: &[&str] = &[
-    "what went well",
-    "what went wrong",
-    "where we got lucky",
-    "things that went well",
-    "things that went wrong",
-];
-
-/// Labels of lines under the title that are facts about the case rather than sections.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Meta {
-    Date,
-    Organization,
-    Duration,
-    /// Known, and not read (authors, status, severity...).
-    Ignored,
-}
-
-const META: &[(&str, Meta)] = &[
-    ("date", Meta::Date),
-    ("incident date", Meta::Date),
-    ("date of incident", Meta::Date),
-    ("organization", Meta::Organization),
-    ("organisation", Meta::Organization),
-    ("org", Meta::Organization),
-    ("team", Meta::Organization),
-    ("company", Meta::Organization),
-    ("duration", Meta::Duration),
-    ("incident duration", Meta::Duration),
-    ("authors", Meta::Ignored),
-    ("author", Meta::Ignored),
-    ("owner", Meta::Ignored),
-    ("owners", Meta::Ignored),
-    ("status", Meta::Ignored),
-    ("severity", Meta::Ignored),
-    ("sev", Meta::Ignored),
-    ("reviewers", Meta::Ignored),
-    ("participants", Meta::Ignored),
-    ("last updated", Meta::Ignored),
-];
 
 /// The keys postmortem front matter may have.
 const FRONT_MATTER_KEYS: &str = "id, title, date, organization, scale, root_causes, components, symptom_tags, \
 contributing_factors, sources, impact (the rest of the report goes in `##` sections)";
-
-/// A heading or label as it is compared: lowercase, without numbering (`2.`), emphasis marks,
-/// a trailing colon or a trailing parenthesis (`Timeline (all times UTC)`); `(s)` plurals,
-/// hyphens and `&` folded.
-pub fn normalize_heading(heading: &str) -> String {
-    let mut s = heading.trim().to_lowercase().replace("(s)", "s").replace('&', " and ");
-    s.retain(|c| !matches!(c, '*' | '_' | '`'));
-    let s = s.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ')' | ' ' | '#'));
-    let mut s = s.trim().trim_end_matches(':').trim().to_string();
-    if s.ends_with(')')
-        && let Some(open) = s.rfind('(')
-        && open > 0
-    {
-        s.truncate(open);
-    }
-    s.split(|c: char| c.is_whitespace() || c == '-').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
-}
-
-/// The section a heading names, if any.
-pub fn section_for(heading: &str) -> Option<Section> {
-    let norm = normalize_heading(heading);
-    SECTIONS.iter().find(|(name, _)| *name == norm).map(|(_, s)| *s)
-}
-
-fn meta_for(label: &str) -> Option<Meta> {
-    let norm = normalize_heading(label);
-    META.iter().find(|(name, _)| *name == norm).map(|(_, m)| *m)
-}
 
 /// A block of the body, its text already sanitized.
 #[derive(Debug, Clone, PartialEq)]
@@ -384,16 +193,17 @@ fn blocks(body: &str, base: usize, unsafe_at: &mut Vec<usize>) -> Vec<Placed> {
     out
 }
 
-/// One section as found in the file: where it starts and its blocks (a lessons part's label is
-/// its first block, a heading).
+/// One section as found in the file: where it starts, the level of its heading (0 for a
+/// labelled line) and its blocks (a lessons part's label is its first block, a heading).
 #[derive(Debug, Clone)]
 struct Part {
     section: Section,
     offset: usize,
+    level: usize,
     blocks: Vec<Block>,
 }
 
-/// A labelled line under the title: `Date: 2024-03-02`.
+/// A labelled line: `Date: 2024-03-02` under the title, `- Owner: dana` in a metadata list.
 #[derive(Debug, Clone)]
 struct Labelled {
     meta: Meta,
@@ -411,6 +221,8 @@ struct Body {
     preamble: Vec<Placed>,
     /// Headings that name no section: (heading, offset).
     unknown: Vec<(String, usize)>,
+    /// Labels of metadata lines that name no fact incidex keeps: (label, offset).
+    unread_meta: Vec<(String, usize)>,
 }
 
 impl Body {
@@ -421,6 +233,10 @@ impl Body {
     fn parts(&self, section: Section) -> impl Iterator<Item = &Part> {
         self.parts.iter().filter(move |p| p.section == section)
     }
+
+    fn labelled(&self, meta: Meta) -> Option<&Labelled> {
+        self.meta.iter().find(|l| l.meta == meta && !l.value.trim().is_empty())
+    }
 }
 
 /// Where the walk over the blocks is.
@@ -428,26 +244,52 @@ impl Body {
 enum Place {
     Preamble,
     In(Section),
+    /// A metadata block (`## Metadata`): labelled lines are facts, the rest is not read.
+    Metadata,
     Skipped,
 }
 
-/// `Label: value` at the start of `line`, when the label names a section or a known fact.
-fn split_label(line: &str) -> Option<(&str, &str)> {
+/// `Label: value` at the start of `line` with a plausible label (a few words, no sentence).
+fn label_of(line: &str) -> Option<(&str, &str)> {
     let colon = line.find(':')?;
     let (label, rest) = (&line[..colon], &line[colon + 1..]);
     let plausible = !label.trim().is_empty()
         && label.chars().count() <= 40
-        && label
-            .chars()
-            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '(' | ')' | '\'' | '&' | '-' | '/' | ';'));
-    (plausible && (section_for(label).is_some() || meta_for(label).is_some())).then_some((label, rest.trim()))
+        && label.chars().all(|c| {
+            c.is_alphabetic() || matches!(c, ' ' | '(' | ')' | '\'' | '&' | '-' | '/' | ';' | '#' | '.')
+        });
+    plausible.then_some((label, rest.trim()))
+}
+
+/// `Label: value` at the start of `line`, when the label names a section or a known fact.
+fn split_label(line: &str) -> Option<(&str, &str)> {
+    label_of(line).filter(|(label, _)| section_for(label).is_some() || meta_for(label).is_some())
+}
+
+/// The lines of a block that can be labelled: a paragraph's lines, a list's items, a two-column
+/// table's rows (as `key: value`, its head included: such tables often have no real head).
+fn label_lines(block: &Block) -> Option<Vec<String>> {
+    Some(match block {
+        Block::Paragraph(p) => p.lines().map(str::to_string).collect(),
+        Block::List(items) => items.clone(),
+        Block::Table { head, rows } if head.len() == 2 => std::iter::once(head)
+            .chain(rows)
+            .map(|r| format!("{}: {}", r[0], r.get(1).map_or("", |v| v)))
+            .collect(),
+        _ => return None,
+    })
+}
+
+/// Where `label` is in the source, at or after `from`, for an exact line; `from` otherwise.
+fn label_offset(text: &str, from: usize, label: &str) -> usize {
+    text.get(from..).and_then(|t| t.find(label.trim())).map_or(from, |i| from + i)
 }
 
 fn sort_body(blocks: Vec<Placed>, text: &str) -> Body {
     let mut body = Body::default();
     let mut place = Place::Preamble;
-    let start_part = |body: &mut Body, section: Section, offset: usize| {
-        body.parts.push(Part { section, offset, blocks: Vec::new() });
+    let start_part = |body: &mut Body, section: Section, offset: usize, level: usize| {
+        body.parts.push(Part { section, offset, level, blocks: Vec::new() });
     };
     for placed in blocks {
         let offset = placed.offset;
@@ -461,10 +303,26 @@ fn sort_body(blocks: Vec<Placed>, text: &str) -> Body {
         };
         if let Some((level, heading)) = heading {
             let norm = normalize_heading(&heading);
-            match section_for(&heading) {
-                Some(Section::Lessons) if LESSON_PARTS.contains(&norm.as_str()) => {
+            let section = section_for(&heading);
+            // A deeper heading inside a section, naming that section or none, labels a part of it
+            // (`### Primary Cause` under `## Root Cause Analysis`).
+            let current = match place {
+                Place::In(s) => {
+                    body.parts.last().filter(|p| p.section == s && p.level > 0 && level > p.level)
+                }
+                _ => None,
+            };
+            let nested = current.is_some_and(|p| section.is_none_or(|s| s == p.section))
+                && !is_metadata_heading(&heading);
+            match section {
+                _ if nested => {
+                    if let Some(part) = body.parts.last_mut() {
+                        part.blocks.push(Block::Heading { level, text: heading });
+                    }
+                }
+                Some(Section::Lessons) if is_lesson_part(&norm) => {
                     if place != Place::In(Section::Lessons) {
-                        start_part(&mut body, Section::Lessons, offset);
+                        start_part(&mut body, Section::Lessons, offset, level.saturating_sub(1).max(1));
                         place = Place::In(Section::Lessons);
                     }
                     if let Some(part) = body.parts.last_mut() {
@@ -472,29 +330,39 @@ fn sort_body(blocks: Vec<Placed>, text: &str) -> Body {
                     }
                 }
                 Some(section) => {
-                    start_part(&mut body, section, offset);
+                    start_part(&mut body, section, offset, level);
                     place = Place::In(section);
                 }
-                None if level == 1 && body.title.is_none() && place == Place::Preamble => {
+                None if is_metadata_heading(&heading) => place = Place::Metadata,
+                // The title: the first `#` heading, or a `##` one before anything else.
+                None if body.title.is_none()
+                    && place == Place::Preamble
+                    && (level == 1 || (level == 2 && body.parts.is_empty() && body.meta.is_empty())) =>
+                {
                     body.title = Some((heading, offset));
                 }
                 None if level <= 2 => {
                     body.unknown.push((heading, offset));
                     place = Place::Skipped;
                 }
-                None => {
-                    if let (Place::In(_), Some(part)) = (place, body.parts.last_mut()) {
-                        part.blocks.push(Block::Heading { level, text: heading });
-                    }
-                }
+                None => {}
             }
             continue;
         }
         match place {
-            Place::In(_) => {
-                if let Some(part) = body.parts.last_mut() {
-                    part.blocks.push(placed.block);
+            Place::In(section) => {
+                // A summary often opens with the report's facts (`- Date: ...`, `- Owner: ...`).
+                let block = if section == Section::Summary {
+                    take_meta(&mut body, placed, text, false)
+                } else {
+                    Some(placed.block)
+                };
+                if let (Some(block), Some(part)) = (block, body.parts.last_mut()) {
+                    part.blocks.push(block);
                 }
+            }
+            Place::Metadata => {
+                take_meta(&mut body, placed, text, true);
             }
             Place::Skipped => {}
             Place::Preamble => sort_preamble(&mut body, placed, text),
@@ -503,20 +371,47 @@ fn sort_body(blocks: Vec<Placed>, text: &str) -> Body {
     body
 }
 
+/// Take the lines of `placed` that state a known fact (`Date: ...`) into `body.meta`; the block
+/// without them, if anything is left. In a metadata block (`metadata`), lines with a label of
+/// another kind are noted as not read.
+fn take_meta(body: &mut Body, placed: Placed, text: &str, metadata: bool) -> Option<Block> {
+    let Some(lines) = label_lines(&placed.block) else {
+        return Some(placed.block);
+    };
+    let mut rest: Vec<String> = Vec::new();
+    for line in lines {
+        match label_of(&line) {
+            Some((label, value)) if meta_for(label).is_some() => {
+                let offset = label_offset(text, placed.offset, label);
+                if let Some(meta) = meta_for(label) {
+                    body.meta.push(Labelled { meta, value: value.to_string(), offset });
+                }
+            }
+            Some((label, _)) if metadata => {
+                body.unread_meta.push((label.trim().to_string(), label_offset(text, placed.offset, label)));
+            }
+            _ => rest.push(line),
+        }
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    Some(match placed.block {
+        Block::List(_) => Block::List(rest),
+        Block::Table { head, rows } => {
+            // Only a table that lost no row is kept whole; otherwise its remaining lines.
+            if rows.len() + 1 == rest.len() { Block::Table { head, rows } } else { Block::List(rest) }
+        }
+        _ => Block::Paragraph(rest.join("\n")),
+    })
+}
+
 /// Labelled lines (in paragraphs, list items or two-column tables) become facts or sections;
 /// the rest is kept as the preamble.
 fn sort_preamble(body: &mut Body, placed: Placed, text: &str) {
-    let lines: Vec<String> = match &placed.block {
-        Block::Paragraph(p) => p.lines().map(str::to_string).collect(),
-        Block::List(items) => items.clone(),
-        Block::Table { head, rows } if head.len() == 2 => std::iter::once(head)
-            .chain(rows)
-            .map(|r| format!("{}: {}", r[0], r.get(1).map_or("", |v| v)))
-            .collect(),
-        _ => {
-            body.preamble.push(placed);
-            return;
-        }
+    let Some(lines) = label_lines(&placed.block) else {
+        body.preamble.push(placed);
+        return;
     };
     let mut rest: Vec<String> = Vec::new();
     // Continuation lines belong to the labelled line above them.
@@ -524,15 +419,12 @@ fn sort_preamble(body: &mut Body, placed: Placed, text: &str) {
     for line in lines {
         match split_label(&line) {
             Some((label, value)) => {
-                // Find the label in the source for an exact line; the block start otherwise.
-                let offset = text
-                    .get(placed.offset..)
-                    .and_then(|t| t.find(label.trim()))
-                    .map_or(placed.offset, |i| placed.offset + i);
+                let offset = label_offset(text, placed.offset, label);
                 if let Some(section) = section_for(label) {
                     body.parts.push(Part {
                         section,
                         offset,
+                        level: 0,
                         blocks: vec![Block::Paragraph(value.to_string())],
                     });
                     open = Some(body.parts.len() - 1);
@@ -949,13 +841,15 @@ fn read_front_matter<'a>(
 }
 
 /// Read the postmortem in `text`, which came from `path`. Facet kinds the front matter does not
-/// give are inferred from the text with `inferrer` (left empty, with a warning, without one).
+/// give are inferred from the text with `inferrer` (left empty, with a warning, without one);
+/// `team` is what the `incidex.toml` above the file says for every postmortem of its team.
 pub fn parse_postmortem(
     path: &str,
     text: &str,
     taxonomy: &Taxonomy,
     policy: FacetPolicy,
     inferrer: Option<&Inferrer>,
+    team: Option<&TeamDefaults>,
 ) -> Parsed {
     let mut ctx = Ctx::new(path, text);
     let (declared, body_start) = match front_matter(text) {
@@ -987,7 +881,7 @@ pub fn parse_postmortem(
         let diagnostics = vec![Diagnostic::new(path, (0, 0), Severity::Hint, hint)];
         return Parsed { case: None, diagnostics };
     }
-    let case = build_case(&mut ctx, path, declared.unwrap_or_default(), &body, inferrer);
+    let case = build_case(&mut ctx, path, declared.unwrap_or_default(), &body, inferrer, team);
     let case = if ctx.fatal { None } else { case };
     Parsed { case, diagnostics: ctx.diagnostics }
 }
@@ -998,6 +892,7 @@ fn build_case(
     declared: Declared,
     body: &Body,
     inferrer: Option<&Inferrer>,
+    team: Option<&TeamDefaults>,
 ) -> Option<Case> {
     // Problems about something missing point at the front matter, else at the title, else at 1:1.
     let title_at = body.title.as_ref().map_or(0, |(_, o)| *o);
@@ -1032,28 +927,36 @@ fn build_case(
 
     let date = case_date(ctx, path, &declared, body, fm_at);
 
-    let labelled = |meta: Meta| body.meta.iter().find(|l| l.meta == meta);
-    let organization = match (&declared.organization, labelled(Meta::Organization)) {
-        (Some(o), _) if !o.value.trim().is_empty() => one_line(&o.value),
-        (_, Some(l)) if !l.value.trim().is_empty() => one_line(&l.value),
+    let labelled = |meta: Meta| body.labelled(meta);
+    let team_organization = team.and_then(|t| t.organization.as_deref());
+    let organization = match (&declared.organization, labelled(Meta::Organization), team_organization) {
+        (Some(o), _, _) if !o.value.trim().is_empty() => one_line(&o.value),
+        (_, Some(l), _) => one_line(&l.value),
+        (_, _, Some(o)) => o.to_string(),
         _ => {
-            ctx.error(
+            ctx.report(
                 fm_at,
-                "no organization: add `organization = \"...\"` to the front matter, or an `Organization:` line under the title",
+                Severity::Warning,
+                "no organization: add `organization = \"...\"` to the front matter, an `Organization:` \
+                 line under the title, or an `incidex.toml` with `organization = \"...\"` beside your postmortems",
             );
             String::new()
         }
     };
+    for (label, offset) in &body.unread_meta {
+        ctx.report(*offset, Severity::Hint, format!("metadata '{label}' is not one incidex reads"));
+    }
 
     let blocks_of =
         |section: Section| -> Vec<Block> { body.parts(section).flat_map(|p| p.blocks.clone()).collect() };
     let empty_sections: Vec<&Part> = body.parts.iter().filter(|p| p.blocks.is_empty()).collect();
     for part in empty_sections {
-        ctx.error(part.offset, format!("the {} section is empty", part.section.label()));
+        ctx.report(part.offset, Severity::Warning, format!("the {} section is empty", part.section.label()));
     }
 
     // Summary, Symptoms and Impact together say what people saw; the later ones are labelled.
     let mut symptoms: Vec<String> = Vec::new();
+    let mut seen: Vec<(Section, String)> = Vec::new();
     for section in [Section::Summary, Section::Symptoms, Section::Impact] {
         let mut blocks = blocks_of(section);
         if section == Section::Summary && !body.has(Section::Summary) {
@@ -1064,22 +967,36 @@ fn build_case(
             continue;
         }
         if symptoms.is_empty() {
-            symptoms.push(text);
+            symptoms.push(text.clone());
         } else {
             symptoms.push(format!("{}: {text}", section.label()));
         }
+        seen.push((section, text));
     }
     let symptoms = symptoms.join("\n\n");
+    // A gap is a warning: the case still shows; `check` says what to add.
     let missing = |ctx: &mut Ctx, what: &str| {
-        ctx.error(title_at, format!("no {what}"));
+        ctx.report(title_at, Severity::Warning, format!("no {what}"));
     };
     if symptoms.is_empty() {
         missing(ctx, "`## Summary` section: say what happened and what people saw");
     }
     let optional = |section: Section| Some(prose(&blocks_of(section))).filter(|t| !t.is_empty());
-    let detection = optional(Section::Detection).unwrap_or_default();
+    let timeline = Some(timeline(&blocks_of(Section::Timeline))).filter(|t| !t.is_empty());
+    let mut detection = optional(Section::Detection).unwrap_or_default();
     if detection.is_empty() && !body.has(Section::Detection) {
-        missing(ctx, "`## Detection` section: say how it was noticed, and how long that took");
+        match timeline.as_deref().and_then(detection_in_timeline) {
+            // Many postmortems say how it was noticed only in their timeline.
+            Some(line) => {
+                detection = format!("From the timeline: {line}");
+                ctx.report(
+                    title_at,
+                    Severity::Hint,
+                    "no `## Detection` section: detection is read from the timeline",
+                );
+            }
+            None => missing(ctx, "`## Detection` section: say how it was noticed, and how long that took"),
+        }
     }
     let remediation = entries(&blocks_of(Section::Resolution));
     if remediation.is_empty() && !body.has(Section::Resolution) {
@@ -1102,45 +1019,82 @@ fn build_case(
     }
 
     let mut impact = declared.impact;
-    if let Some(duration) = labelled(Meta::Duration).filter(|l| !l.value.is_empty()) {
+    if let Some(duration) = labelled(Meta::Duration) {
         impact.get_or_insert_with(Impact::default).duration.get_or_insert_with(|| one_line(&duration.value));
     }
-    let mut case = Case {
+    let trigger = optional(Section::Trigger);
+    let root_cause = optional(Section::RootCause);
+    let report: Vec<(Read, &str)> = std::iter::once((Read::Title, title.as_str()))
+        .chain(seen.iter().map(|(section, text)| {
+            (if *section == Section::Impact { Read::Impact } else { Read::Summary }, text.as_str())
+        }))
+        .chain(trigger.as_deref().map(|t| (Read::Trigger, t)))
+        .chain(root_cause.as_deref().map(|t| (Read::Cause, t)))
+        .chain(std::iter::once((Read::Detection, detection.as_str())))
+        .collect();
+    let inferred = inferrer.map(|i| i.infer(&report)).unwrap_or_default();
+    // A kind the front matter gives (an empty list of contributing factors says "none") is not
+    // inferred.
+    let written = FacetKind::ALL.map(|kind| {
+        declared.given[kind.index()]
+            && (kind == FacetKind::ContributingFactor || !declared.facets.values(kind).is_empty())
+    });
+    let mut facets = declared.facets;
+    if let Some(team) = team {
+        team.tag(&mut facets);
+    }
+    let case = Case {
         id,
         title,
         date,
         organization,
-        facets: declared.facets,
+        facets,
         provenance: Provenance { path: path.to_string(), bundled: false },
         body: CaseBody {
             scale: declared.scale.map(|s| one_line(&s.value)),
             symptoms,
-            trigger: optional(Section::Trigger),
-            root_cause: optional(Section::RootCause),
+            trigger,
+            root_cause,
             detection,
             remediation,
             action_items,
             lessons: optional(Section::Lessons),
             sources: declared.sources,
             impact,
-            timeline: Some(timeline(&blocks_of(Section::Timeline))).filter(|t| !t.is_empty()),
+            timeline,
+            owner: labelled(Meta::Owner).map(|l| one_line(&l.value)),
+            incident_id: labelled(Meta::IncidentId).map(|l| one_line(&l.value)),
         }
         .into(),
     };
-    infer_facets(ctx, &mut case, &declared.given, inferrer, fm_at);
+    let mut case = case;
+    infer_facets(ctx, &mut case, written, inferred, fm_at);
     Some(case)
 }
 
-/// Fill the facet kinds the front matter leaves out from the text (each with a hint saying so);
-/// a required kind that stays empty is a warning. An explicitly empty `contributing_factors`
-/// means "none" and is left alone.
-fn infer_facets(ctx: &mut Ctx, case: &mut Case, given: &[bool; 4], inferrer: Option<&Inferrer>, at: usize) {
-    for kind in FacetKind::ALL {
+/// The first line of a timeline that says how the incident was noticed: one that says it was
+/// detected, alerted on, noticed or paged.
+fn detection_in_timeline(timeline: &str) -> Option<&str> {
+    timeline.lines().find(|line| {
+        word_spans(line).any(|(a, b)| {
+            let word = line[a..b].to_lowercase();
+            ["detect", "alert", "notic"].iter().any(|stem| word.starts_with(stem))
+                || matches!(word.as_str(), "paged" | "paging" | "page" | "pages")
+        })
+    })
+}
+
+/// Fill the facet kinds the front matter leaves out (not `written`) with the values `inferred`
+/// from the text (each kind with a hint saying so); a required kind that stays empty is a
+/// warning. Team tags do not keep a kind from being inferred: they say what every postmortem of
+/// the team shares, not what this one is about.
+fn infer_facets(ctx: &mut Ctx, case: &mut Case, written: [bool; 4], inferred: [Vec<String>; 4], at: usize) {
+    for (kind, inferred) in FacetKind::ALL.into_iter().zip(inferred) {
         let required = kind != FacetKind::ContributingFactor;
-        if !case.facets.values(kind).is_empty() || (!required && given[kind.index()]) {
+        if written[kind.index()] {
             continue;
         }
-        let inferred = inferrer.map(|i| i.infer(case, kind)).unwrap_or_default();
+        let inferred: Vec<String> = inferred.into_iter().filter(|v| !case.facets.contains(kind, v)).collect();
         if !inferred.is_empty() {
             let quoted: Vec<String> = inferred.iter().map(|v| format!("'{v}'")).collect();
             ctx.report(
@@ -1156,7 +1110,7 @@ fn infer_facets(ctx: &mut Ctx, case: &mut Case, given: &[bool; 4], inferrer: Opt
             for value in inferred {
                 case.facets.add_inferred(kind, value);
             }
-        } else if required {
+        } else if required && case.facets.values(kind).is_empty() {
             ctx.report(
                 at,
                 Severity::Warning,
@@ -1170,8 +1124,8 @@ fn infer_facets(ctx: &mut Ctx, case: &mut Case, given: &[bool; 4], inferrer: Opt
     }
 }
 
-/// The date: the front matter's, a `Date:` line's, or the file name's; else an error (the case
-/// sorts last).
+/// The date: the front matter's, a `Date:` line's (under the title, in a metadata or summary
+/// list), or the file name's; else a warning (the case sorts last).
 fn case_date(
     ctx: &mut Ctx,
     path: &str,
@@ -1189,10 +1143,11 @@ fn case_date(
     if let Some(line) = body.meta.iter().find(|l| l.meta == Meta::Date) {
         match parse_loose_date(&line.value) {
             Some(d) => return Some(d),
-            None => ctx.error(
+            None => ctx.report(
                 line.offset,
+                Severity::Warning,
                 format!(
-                    "cannot read the date '{}' (write YYYY-MM-DD, YYYY-MM or YYYY)",
+                    "cannot read the date '{}' (write YYYY-MM-DD, YYYY-MM or YYYY); the case sorts last",
                     one_line(&line.value)
                 ),
             ),
@@ -1203,8 +1158,9 @@ fn case_date(
         return Some(d);
     }
     if !body.meta.iter().any(|l| l.meta == Meta::Date) {
-        ctx.error(
+        ctx.report(
             fm_at,
+            Severity::Warning,
             "no date: add `date = \"YYYY-MM-DD\"` to the front matter, a `Date:` line under the title, \
              or start the file name with the date; the case sorts last",
         );
@@ -1226,7 +1182,7 @@ mod tests {
     }
 
     fn parse(path: &str, text: &str) -> Parsed {
-        parse_postmortem(path, text, &taxonomy(), FacetPolicy::Lenient, None)
+        parse_postmortem(path, text, &taxonomy(), FacetPolicy::Lenient, None, None)
     }
 
     fn messages(p: &Parsed) -> Vec<String> {
@@ -1278,26 +1234,6 @@ under load.\nTrigger: A traffic spike.\nResolution: Added capacity.\nDetection: 
     }
 
     #[test]
-    fn headings_map_case_insensitively_with_synonyms() {
-        for (heading, want) in [
-            ("Summary", Some(Section::Summary)),
-            ("## 1. Executive Summary:", Some(Section::Summary)),
-            ("ROOT CAUSE(S)", Some(Section::RootCause)),
-            ("Root-cause analysis", Some(Section::RootCause)),
-            ("Remediation", Some(Section::Resolution)),
-            ("Mitigation", Some(Section::Resolution)),
-            ("Follow-up actions", Some(Section::ActionItems)),
-            ("**Lessons Learned**", Some(Section::Lessons)),
-            ("Where we got lucky", Some(Section::Lessons)),
-            ("Timeline (all times UTC)", Some(Section::Timeline)),
-            ("Impact & scope", None),
-            ("Supporting information", None),
-        ] {
-            assert_eq!(section_for(heading), want, "{heading}");
-        }
-    }
-
-    #[test]
     fn front_matter_gives_metadata_and_facets_with_file_positions() {
         let text = "+++\nid = \"2024-05-x\"\ntitle = \"Rings hung\"\ndate = 2024-05-02\norganization = \"Us\"\n\
 components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summary\n\nHung.\n\n## Detection\n\nPager.\n\n\
@@ -1332,14 +1268,16 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
         let p = parse("pm/notes.md", "# Notes\n\nSome text.\n\n## Timeline\n\n- 10:00 it broke\n");
         let got = messages(&p);
         for want in [
-            "pm/notes.md:1:1: error: no date",
-            "pm/notes.md:1:1: error: no organization",
-            "pm/notes.md:1:1: error: no `## Detection` section",
-            "pm/notes.md:1:1: error: no `## Resolution` section",
-            "pm/notes.md:1:1: error: no `## Action items` section",
+            "pm/notes.md:1:1: warning: no date",
+            "pm/notes.md:1:1: warning: no organization",
+            "pm/notes.md:1:1: warning: no `## Detection` section",
+            "pm/notes.md:1:1: warning: no `## Resolution` section",
+            "pm/notes.md:1:1: warning: no `## Action items` section",
         ] {
             assert!(got.iter().any(|g| g.starts_with(want)), "want {want:?} in {got:?}");
         }
+        // Gaps leave a case that can be shown: none of them is an error.
+        assert!(!p.diagnostics.iter().any(Diagnostic::is_error), "{got:?}");
         let case = p.case.expect("a postmortem with gaps still loads");
         assert_eq!(case.date, None);
         assert_eq!(case.body.symptoms, "Some text.");
@@ -1353,11 +1291,11 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
         );
         let got = messages(&p);
         assert!(
-            got.iter().any(|g| g.starts_with("pm/x.md:3:3: error: cannot read the date 'sometime'")),
+            got.iter().any(|g| g.starts_with("pm/x.md:3:3: warning: cannot read the date 'sometime'")),
             "{got:?}"
         );
         assert!(
-            got.iter().any(|g| g.starts_with("pm/x.md:11:1: error: the Detection section is empty")),
+            got.iter().any(|g| g.starts_with("pm/x.md:11:1: warning: the Detection section is empty")),
             "{got:?}"
         );
         assert_eq!(p.case.unwrap().organization, "Ours");
@@ -1371,8 +1309,14 @@ components = [\"nccl\"]\nsymptom_tags = [\"Cosmic\"]\ncolour = 1\n+++\n\n## Summ
         let text = "+++\norganization = \"Us\"\ncontributing_factors = []\n+++\n# Every rank hung in NCCL\n\n\
 ## Summary\n\nThe job hung with NCCL WARN Timeout on every rank.\n\n## Detection\n\nA watchdog.\n\n\
 ## Resolution\n\n- Restarted.\n\n## Action items\n\n- Alert on stalls.\n";
-        let p =
-            parse_postmortem("pm/2024-01-01-x.md", text, &taxonomy, FacetPolicy::Lenient, Some(&inferrer));
+        let p = parse_postmortem(
+            "pm/2024-01-01-x.md",
+            text,
+            &taxonomy,
+            FacetPolicy::Lenient,
+            Some(&inferrer),
+            None,
+        );
         let got = messages(&p);
         assert!(
             got.iter()

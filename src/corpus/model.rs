@@ -491,6 +491,10 @@ pub struct CaseBody {
     pub impact: Option<Impact>,
     /// A postmortem's timeline, kept as text.
     pub timeline: Option<String>,
+    /// Who owns a postmortem and its follow-up (its `Owner:` line), as written.
+    pub owner: Option<String>,
+    /// A team's own id for the incident (its `Incident ID:` line: a ticket, `INC-2043`).
+    pub incident_id: Option<String>,
 }
 
 impl CaseBody {
@@ -542,6 +546,12 @@ impl Serialize for Case {
         m.serialize_entry("title", &self.title)?;
         m.serialize_entry("date", &self.date)?;
         m.serialize_entry("organization", &self.organization)?;
+        if let Some(owner) = &self.body.owner {
+            m.serialize_entry("owner", owner)?;
+        }
+        if let Some(incident_id) = &self.body.incident_id {
+            m.serialize_entry("incident_id", incident_id)?;
+        }
         if let Some(scale) = &self.body.scale {
             m.serialize_entry("scale", scale)?;
         }

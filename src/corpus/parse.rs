@@ -155,6 +155,8 @@ fn read_case(
             impact,
             root_cause: None,
             timeline: None,
+            owner: None,
+            incident_id: None,
         }
         .into(),
     })

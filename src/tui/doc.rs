@@ -278,7 +278,11 @@ pub fn build(case: &Case, related: &[RelatedCase], width: u16) -> CaseDoc {
     meta.extend(case.body.scale.clone());
     // A no-break space ties each dot to the item after it, so a wrapped line never ends in one.
     b.wrapped(Part::Meta, &meta.join(" ·\u{a0}"), "", "");
-    b.wrapped(Part::Muted, &case.id, "", "");
+    // A postmortem's own incident id and owner go with the case id.
+    let mut ids = vec![case.id.clone()];
+    ids.extend(case.body.incident_id.as_ref().map(|i| format!("incident {i}")));
+    ids.extend(case.body.owner.as_ref().map(|o| format!("owner {o}")));
+    b.wrapped(Part::Muted, &ids.join(" ·\u{a0}"), "", "");
 
     b.section("Symptoms", &case.body.symptoms);
     b.facets(case, FacetKind::Symptom, Some("Symptom: "));
