@@ -147,10 +147,11 @@ fn a_pty_that_closes_under_the_ui_ends_it_without_a_crash() {
     s.wait_text("Cases 1 to");
     s.writer = None;
     s.master = None;
-    let (status, took) = s.wait_exit(Duration::from_secs(2)).expect("a hang-up ends it");
+    let (status, took) = s.wait_exit(Duration::from_secs(4)).expect("a hang-up ends it");
     assert!(status.signal().is_none(), "ended by a signal ({status:?}): the program must end itself");
     assert!([0, 129].contains(&status.exit_code()), "{status:?}");
-    assert!(took < Duration::from_secs(1), "took {took:?}");
+    // Within a second on a quiet machine; a loaded 2-core CI machine gets twice that.
+    assert!(took < Duration::from_secs(2), "took {took:?}");
 }
 
 #[test]
