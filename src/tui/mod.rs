@@ -74,6 +74,14 @@ fn terminal_error(e: std::io::Error) -> Error {
     Error::io("<terminal>", e)
 }
 
+/// Whether a write to the terminal failed because the terminal is gone (the pty closed: EIO,
+/// ENXIO, a broken pipe), not because of anything to report.
+fn terminal_gone(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(e.kind(), ErrorKind::BrokenPipe | ErrorKind::NotConnected | ErrorKind::UnexpectedEof)
+        || matches!(e.raw_os_error(), Some(libc::EIO | libc::ENXIO))
+}
+
 /// How the terminal UI ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -374,7 +382,13 @@ fn run_ui(
             }
         }
         if app.take_dirty() | std::mem::take(&mut force_draw) {
-            terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
+            match terminal.draw(|frame| ui::render(frame, &app, &styles)) {
+                Ok(_) => {}
+                // The terminal went away under the frame (a closed pty, a dropped SSH session):
+                // that is a hang-up, not an error, whichever of the write and SIGHUP came first.
+                Err(e) if terminal_gone(&e) => return Ok(()),
+                Err(e) => return Err(terminal_error(e)),
+            }
         }
         for session in saves {
             match &session_path {
@@ -387,7 +401,11 @@ fn run_ui(
             }
         }
         if app.take_dirty() {
-            terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
+            match terminal.draw(|frame| ui::render(frame, &app, &styles)) {
+                Ok(_) => {}
+                Err(e) if terminal_gone(&e) => return Ok(()),
+                Err(e) => return Err(terminal_error(e)),
+            }
         }
         let Ok(msg) = rx.recv() else { return Ok(()) };
         effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
