@@ -40,6 +40,8 @@ use crate::{
     corpus::{Case, FacetKind, Library, model::PartialDate},
     filter::{FacetFilter, Filters},
     graph::Graph,
+    logs::LogReader,
+    numbers::thousands,
 };
 
 /// How the note about saved filters that no longer resolve starts.
@@ -348,6 +350,9 @@ pub struct App {
     restore_selection: Option<String>,
     /// List the weaker matches after the real ones (`w`).
     show_weaker: bool,
+    /// The search box holds the lines a pasted log was read down to: searched as a log (no
+    /// inline syntax, no typo corrections) until it is cleared.
+    input_is_log: bool,
     saved: Option<Session>,
     dirty: bool,
     picker_kind: FacetKind,
@@ -384,6 +389,7 @@ impl App {
             awaiting: false,
             restore_selection: None,
             show_weaker: false,
+            input_is_log: false,
             saved: None,
             dirty: true,
             picker_kind: FacetKind::Component,
@@ -751,10 +757,39 @@ impl App {
             Some(Overlay::Help(_)) => Vec::new(),
             None => {
                 self.focus = Focus::Search;
+                if is_log(text) {
+                    return self.paste_log(text);
+                }
                 self.input.insert_str(text);
                 self.query_changed()
             }
         }
+    }
+
+    /// A pasted log (several lines): read down to the lines that carry its failure, as
+    /// `incidex triage` reads one; those lines become the search, and a note says how many were
+    /// read and which stood out.
+    fn paste_log(&mut self, text: &str) -> Vec<Effect> {
+        // Terminals send a paste's line breaks as CR.
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        let mut reader = LogReader::new(self.library.taxonomy.signatures());
+        reader.read_text("<paste>", &text);
+        let digest = reader.finish();
+        let used: Vec<&str> = digest.evidence.iter().map(|e| e.text.as_str()).collect();
+        self.input = Input::new(&used.join(" "));
+        self.input_is_log = true;
+        let lines: Vec<String> = digest.evidence.iter().map(|e| format!("L{}", e.line)).collect();
+        let read = match digest.lines {
+            1 => "1 line".to_string(),
+            n => format!("{} lines", thousands(n as usize)),
+        };
+        let what = if digest.stood_out() {
+            format!("{} stood out ({})", lines.len(), lines.join(", "))
+        } else {
+            format!("none stood out, searching the last {} ({})", lines.len(), lines.join(", "))
+        };
+        self.note = Some(Note { text: format!("pasted log: {read} read; {what}"), error: false });
+        self.query_changed()
     }
 
     fn cycle_focus(&mut self, step: isize) {
@@ -775,6 +810,7 @@ impl App {
         match self.focus {
             Focus::Search if !self.input.is_empty() => {
                 self.input.clear();
+                self.input_is_log = false;
                 return self.query_changed();
             }
             Focus::Search => self.focus = Focus::Results,
@@ -1202,6 +1238,7 @@ impl App {
             limit: PAGE,
             locate: self.restore_selection.clone().filter(|_| self.wanted_offset == 0),
             all: self.show_weaker,
+            log: self.input_is_log && !self.input.is_empty(),
         }
     }
 
@@ -1342,6 +1379,11 @@ impl App {
 /// `base + step`, saturating at 0 and `usize::MAX`.
 fn add(base: usize, step: isize) -> usize {
     if step < 0 { base.saturating_sub(step.unsigned_abs()) } else { base.saturating_add(step.unsigned_abs()) }
+}
+
+/// Whether a paste is a log rather than a sentence: two lines or more with words on them.
+fn is_log(text: &str) -> bool {
+    text.split(['\n', '\r']).filter(|line| line.chars().any(char::is_alphanumeric)).nth(1).is_some()
 }
 
 #[cfg(test)]
@@ -1933,9 +1975,34 @@ mod tests {
     fn pasted_text_goes_to_the_search_box_as_one_line() {
         let mut app = started((80, 24));
         app.update(key(KeyCode::Esc));
-        let request = searches(&app.update(Msg::Paste("NCCL WARN\nTimeout\x1b[2J".into()))).pop().unwrap();
+        let request = searches(&app.update(Msg::Paste("NCCL WARN Timeout\x1b[2J".into()))).pop().unwrap();
         assert_eq!(request.input, "NCCL WARN Timeout\u{241b}[2J");
+        assert!(!request.log, "one line is a sentence, searched as typed");
         assert_eq!(app.focus, Focus::Search);
+    }
+
+    #[test]
+    fn a_pasted_log_is_read_down_to_the_lines_that_stood_out() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Esc));
+        let mut log = String::new();
+        for step in 0..500 {
+            log.push_str(&format!("[rank{}]: step {step} loss 2.{step} lr 3e-4\r", step % 8));
+        }
+        log.push_str("[rank3]: RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error.\r");
+        log.push_str("[rank3]: step 501 loss 2.0\r\x1b[2J");
+        let request = searches(&app.update(Msg::Paste(log))).pop().unwrap();
+        assert!(request.log, "a log is searched as a log: no inline syntax, no typo corrections");
+        assert_eq!(
+            request.input,
+            "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error."
+        );
+        let note = app.note.as_ref().map(|n| n.text.clone()).unwrap_or_default();
+        assert_eq!(note, "pasted log: 503 lines read; 1 stood out (L501)");
+        // Clearing the box ends the log: the next words are a sentence again.
+        app.update(key(KeyCode::Esc));
+        let typed = searches(&app.update(key(KeyCode::Char('x')))).pop().unwrap();
+        assert!(!typed.log);
     }
 
     #[test]

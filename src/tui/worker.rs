@@ -36,6 +36,9 @@ pub struct Request {
     pub locate: Option<String>,
     /// List the weaker matches after the real ones.
     pub all: bool,
+    /// The input is the lines a pasted log was read down to: no inline syntax, no typo
+    /// corrections (see `search::Request::log`).
+    pub log: bool,
 }
 
 /// A suggested filter: a taxonomy value found in the words typed.
@@ -198,8 +201,8 @@ impl Searcher {
             filters: &request.filters,
             offset: request.offset,
             limit: request.limit,
-            inline_syntax: true,
-            typos: true,
+            inline_syntax: !request.log,
+            typos: !request.log,
             all: request.all,
         });
         let mut breakdown = Breakdown::default();
@@ -220,6 +223,8 @@ impl Searcher {
                         offset: 0,
                         limit: usize::MAX,
                         all: request.all,
+                        inline_syntax: !request.log,
+                        typos: !request.log,
                         ..search::Request::new(&request.input, &request.filters)
                     })
                     .hits
@@ -309,6 +314,7 @@ mod tests {
         let searcher = Searcher::new(library.clone());
         let request = |locate: &str| Request {
             all: false,
+            log: false,
             generation: 1,
             input: String::new(),
             filters: Filters::default(),
