@@ -88,19 +88,34 @@ impl Library {
         listing: Vec<Diagnostic>,
         progress: ProgressFn<'_>,
     ) -> Library {
+        let bundled_cases = if bundled { bundled::CASES } else { &[] };
+        Library::load_with(bundled_cases, files, listing, progress)
+    }
+
+    /// The bundled library read from `cases` (each the path shown to users and the text)
+    /// rather than from the texts compiled in: how the build script reads `data/cases` to index
+    /// it (`crate::embedded::bake`). Exactly what [`Library::bundled`] gives for the same texts.
+    pub fn load_bundled_texts(cases: &[(&str, &'static str)]) -> Library {
+        Library::load_with(cases, &[], Vec::new(), &crate::progress::silent)
+    }
+
+    fn load_with(
+        bundled_cases: &[(&str, &'static str)],
+        files: &[FoundFile],
+        listing: Vec<Diagnostic>,
+        progress: ProgressFn<'_>,
+    ) -> Library {
         let mut diagnostics = Vec::new();
         let (taxonomy, diags) = load_taxonomy(files);
         diagnostics.extend(diags);
         diagnostics.extend(listing);
 
         let mut jobs: Vec<Job> = Vec::new();
-        if bundled {
-            jobs.extend(bundled::CASES.iter().map(|(path, text)| Job {
-                path: (*path).to_string(),
-                text: Text::Bundled(text),
-                bundled: true,
-            }));
-        }
+        jobs.extend(bundled_cases.iter().map(|(path, text)| Job {
+            path: (*path).to_string(),
+            text: Text::Bundled(text),
+            bundled: true,
+        }));
         jobs.extend(files.iter().filter(|f| !is_taxonomy_file(&f.path)).map(|f| Job {
             path: f.path.display().to_string(),
             text: Text::File(&f.path),
