@@ -411,6 +411,9 @@ pub struct App {
     save_failed: bool,
     graph: OnceLock<Graph>,
     date: String,
+    /// Whether the right pane keeps the case it shows while the search box is typed into (see
+    /// [`App::typing_paused`]).
+    held: bool,
 }
 
 impl App {
@@ -446,6 +449,7 @@ impl App {
             save_failed: false,
             graph: OnceLock::new(),
             date: options.date,
+            held: false,
         };
         if let Some(session) = options.resume {
             app.input = Input::new(&session.query);
@@ -465,10 +469,47 @@ impl App {
             app.saved = Some(session);
         }
         let effects = app.query_changed();
+        app.newest_first();
         if app.loading.is_some() {
             app.pending_resume = app.saved.clone();
         }
         (app, effects)
+    }
+
+    /// First frame first: with nothing typed, nothing applied and no selection to restore, the
+    /// first page is the library's own order (newest first, what the engine answers for the
+    /// empty query), so the first frame shows it without waiting for the search engine; the
+    /// summary and the breakdown come with the engine's answer, which keeps the list as it is.
+    fn newest_first(&mut self) {
+        if !self.input.text().is_empty() || !self.filters.is_empty() || self.restore_selection.is_some() {
+            return;
+        }
+        let total = self.library.cases.len();
+        self.results = Results {
+            generation: self.generation,
+            loaded: true,
+            total,
+            hits: (0..total.min(PAGE)).collect(),
+            ..Results::default()
+        };
+        self.awaiting = false;
+        self.clamp_detail();
+    }
+
+    /// Whether the right pane is holding on to the case it showed while keys are typed into
+    /// the search box: the list follows every keystroke, the case pane (a third of the screen,
+    /// redrawn whole when the best match changes) waits for [`App::typing_paused`].
+    pub fn case_held(&self) -> bool {
+        self.held
+    }
+
+    /// Typing has paused (the main loop calls it [`crate::tui::TYPING_PAUSE`] after the last
+    /// key): the right pane catches up with the selection.
+    pub fn typing_paused(&mut self) {
+        if std::mem::take(&mut self.held) {
+            self.clamp_detail();
+            self.dirty = true;
+        }
     }
 
     /// Whether something changed since the last call (and so the screen must be drawn).
@@ -640,13 +681,21 @@ impl App {
                 if !typing && self.note.take().is_some() {
                     self.dirty = true;
                 }
+                if !typing {
+                    // Anything but typing shows the right pane as it is now.
+                    self.typing_paused();
+                }
                 match action {
                     Some(action) => self.act(action),
                     None => Vec::new(),
                 }
             }
-            Msg::Paste(text) => self.paste(&text),
+            Msg::Paste(text) => {
+                self.typing_paused();
+                self.paste(&text)
+            }
             Msg::Resize(w, h) => {
+                self.held = false;
                 self.size = (w, h);
                 self.dirty = true;
                 let mut effects = self.scroll_list(0);
@@ -654,7 +703,10 @@ impl App {
                 effects.extend(self.keep_picker_cursor());
                 effects
             }
-            Msg::Mouse(event) if self.mouse => self.mouse_event(event),
+            Msg::Mouse(event) if self.mouse => {
+                self.typing_paused();
+                self.mouse_event(event)
+            }
             Msg::Mouse(_) => Vec::new(),
             Msg::Searched(response) => self.receive(*response),
             Msg::Signal(Signal::Continue) => {
@@ -780,7 +832,13 @@ impl App {
         if *input != before {
             self.dirty = true;
         }
-        Some(if changed && input.text() != before.text() { self.query_changed() } else { Vec::new() })
+        let edited = changed && input.text() != before.text();
+        // Only single-key edits hold the case pane: a word deleted or a line cleared shows the
+        // new best match at once.
+        if edited && matches!(action, Action::Insert(_) | Action::Backspace | Action::Delete) {
+            self.held = true;
+        }
+        Some(if edited { self.query_changed() } else { Vec::new() })
     }
 
     fn paste(&mut self, text: &str) -> Vec<Effect> {
@@ -1206,6 +1264,10 @@ impl App {
     /// Follow the selection (a new case starts at its top) and the pane's width.
     fn sync_case_view(&mut self) {
         let case = self.shown_index();
+        if self.held && self.case_view.case.is_some() && case != self.case_view.case {
+            // Typing: the pane keeps its case until the pause (see `App::case_held`).
+            return;
+        }
         let width = self.layout().map_or(0, |l| l.right_inner().width);
         if case != self.case_view.case {
             let related = case.map(|i| self.related_cases(i)).unwrap_or_default();
@@ -1617,13 +1679,49 @@ mod tests {
     }
 
     #[test]
+    fn the_case_pane_waits_for_a_pause_in_typing() {
+        let mut app = started((120, 40));
+        let first = app.case_view.case;
+        assert!(first.is_some());
+        // Each keystroke's answer puts another case first.
+        for c in "nccl".chars() {
+            for request in searches(&app.update(key(KeyCode::Char(c)))) {
+                let Msg::Searched(mut response) = answer(&app, &request) else { unreachable!() };
+                response.hits.reverse();
+                app.update(Msg::Searched(response));
+            }
+        }
+        assert_ne!(app.selected_index(), first);
+        assert!(app.case_held());
+        assert_eq!(app.case_view.case, first, "the case pane keeps its case while keys come");
+        app.typing_paused();
+        assert!(!app.case_held());
+        assert_eq!(app.case_view.case, app.selected_index(), "and catches up at the pause");
+
+        typed(&mut app, "x");
+        assert!(app.case_held());
+        app.update(key(KeyCode::Down));
+        assert!(!app.case_held(), "any other key shows the pane as it is");
+    }
+
+    #[test]
     fn starting_asks_for_the_first_page_of_everything() {
         let (app, effects) = App::new(library(), (80, 24), Options::default());
         let requests = searches(&effects);
         assert_eq!(requests.len(), 1);
         assert_eq!((requests[0].input.as_str(), requests[0].offset, requests[0].limit), ("", 0, PAGE));
-        assert!(app.awaiting_results());
         assert_eq!(app.focus, Focus::Search);
+        // First frame first: the newest cases are shown before the engine answers.
+        assert!(!app.awaiting_results());
+        assert_eq!(app.results.total, app.library.cases.len());
+        assert_eq!(app.results.hits, (0..app.library.cases.len().min(PAGE)).collect::<Vec<_>>());
+        assert_eq!(app.case_view.case, Some(0));
+        let generation = app.results.generation;
+        let mut app = app;
+        let msg = answer(&app, &requests[0]);
+        app.update(msg);
+        assert_eq!(app.results.generation, generation);
+        assert!(!app.results.summary.is_empty(), "the engine's answer adds the summary");
     }
 
     #[test]

@@ -67,6 +67,11 @@ pub const FRAME_WAIT: Duration = Duration::from_millis(12);
 /// 210 ms on two cores), short enough to stay within the 300 ms budget for a first frame.
 pub const LOAD_WAIT: Duration = Duration::from_millis(250);
 
+/// How long after the last key typed into the search box the case pane catches up with the
+/// best match (`App::case_held`): while someone types fast, the list follows every key and the
+/// case pane, redrawn whole whenever the best match changes, is drawn once at the pause.
+pub const TYPING_PAUSE: Duration = Duration::from_millis(60);
+
 /// Bytes buffered per frame before a write: one write per frame, even over SSH.
 const OUTPUT_BUFFER: usize = 1 << 16;
 
@@ -257,6 +262,7 @@ fn run_ui(
         effects.extend(app.update(Msg::Progress(progress)));
     }
     let mut searched_at = Instant::now();
+    let mut typed_at = Instant::now();
     let mut force_draw = false;
     if session_path.is_none() {
         app.save_failed("no state directory ($XDG_STATE_HOME, $HOME)");
@@ -332,8 +338,11 @@ fn run_ui(
             if !left.is_zero() {
                 match rx.recv_timeout(left) {
                     Ok(msg) => {
+                        if is_typing(&msg) {
+                            typed_at = Instant::now();
+                        }
                         effects = deliver(msg, &mut app, &mut searches, problems)?;
-                        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
+                        drain(&rx, &mut app, &mut effects, &mut searches, problems, &mut typed_at)?;
                         effects.extend(saves.into_iter().map(Effect::Save));
                         continue;
                     }
@@ -358,9 +367,25 @@ fn run_ui(
         if app.take_dirty() {
             terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
         }
-        let Ok(msg) = rx.recv() else { return Ok(()) };
+        let msg = if app.case_held() {
+            // Wait for the next message only until typing has paused for TYPING_PAUSE.
+            match rx.recv_timeout(TYPING_PAUSE.saturating_sub(typed_at.elapsed())) {
+                Ok(msg) => msg,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    app.typing_paused();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        } else {
+            let Ok(msg) = rx.recv() else { return Ok(()) };
+            msg
+        };
+        if is_typing(&msg) {
+            typed_at = Instant::now();
+        }
         effects = deliver(msg, &mut app, &mut searches, problems)?;
-        drain(&rx, &mut app, &mut effects, &mut searches, problems)?;
+        drain(&rx, &mut app, &mut effects, &mut searches, problems, &mut typed_at)?;
     }
 }
 
@@ -382,11 +407,20 @@ fn drain(
     effects: &mut Vec<Effect>,
     searches: &mut Searches,
     problems: &mut Option<Problems>,
+    typed_at: &mut Instant,
 ) -> Result<()> {
     while let Ok(msg) = rx.try_recv() {
+        if is_typing(&msg) {
+            *typed_at = Instant::now();
+        }
         effects.extend(deliver(msg, app, searches, problems)?);
     }
     Ok(())
+}
+
+/// Whether `msg` is a key (the pause after typing is timed from the last one).
+fn is_typing(msg: &Msg) -> bool {
+    matches!(msg, Msg::Key(_))
 }
 
 /// Clear the screen and make the next draw paint every cell. (Not `Terminal::clear`: it asks
