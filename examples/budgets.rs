@@ -163,7 +163,7 @@ fn main() -> ExitCode {
         let cold = run();
         let warm = median(7, run);
         if let (Some(cold), Some(warm)) = (cold, warm) {
-            let files = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+            let files = incidex::corpus::load::list_files(std::slice::from_ref(&dir)).0.len();
             row(
                 &format!("{} user cases, warm cache, start to results (median of 7)", thousands(files)),
                 ms(warm),
