@@ -231,9 +231,13 @@ fn run_ui(
             (loaded.library.clone(), search, None, None)
         }
         (Err(progress), Some(bundled)) => {
-            let interim = Library::load(&LoadOptions { bundled, dirs: Vec::new() });
+            // The bundled library as baked at build time: nothing to parse or index.
+            let baked = if bundled { crate::embedded::open().ok() } else { None };
+            let (interim, prebuilt) = baked.unwrap_or_else(|| {
+                (Library::load(&LoadOptions { bundled, dirs: Vec::new() }), Default::default())
+            });
             let kind = if settings.bundled { Interim::Bundled } else { Interim::Empty };
-            (Arc::new(interim), Search::Unbuilt(Box::default()), Some(kind), progress)
+            (Arc::new(interim), Search::Unbuilt(Box::new(prebuilt)), Some(kind), progress)
         }
         // An unbounded wait ends with the library or an error.
         (Err(_), None) => return Err(Error::Failed("the library could not be loaded".into())),
@@ -247,20 +251,26 @@ fn run_ui(
     let size = terminal.size().map_err(terminal_error)?;
 
     event::spawn_signals(tx.clone()).map_err(terminal_error)?;
+    let has_loading = loading.is_some();
+    let options = Options { mouse: settings.mouse, resume, note, date: crate::clock::today(), loading };
+    let (mut app, mut effects) = App::new(library.clone(), (size.width, size.height), options);
+    if let Some(progress) = progress {
+        effects.extend(app.update(Msg::Progress(progress)));
+    }
+    // First frame first: the newest cases (App::new has them without the engine) are drawn
+    // before the search worker builds its engine and the input thread starts, so neither
+    // takes a core from it. Keys typed meanwhile wait in the terminal.
+    if app.take_dirty() {
+        terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
+    }
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let mut searches = Searches::start(search, library.clone(), tx.clone())?;
     build_graph_apart(&library, &tx);
-    if loading.is_none() {
+    if !has_loading {
         // Nothing will switch: the channel closes when the input and signal threads end.
         searches.msgs = None;
     }
     drop(tx);
-
-    let options = Options { mouse: settings.mouse, resume, note, date: crate::clock::today(), loading };
-    let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
-    if let Some(progress) = progress {
-        effects.extend(app.update(Msg::Progress(progress)));
-    }
     let mut searched_at = Instant::now();
     let mut typed_at = Instant::now();
     let mut force_draw = false;
