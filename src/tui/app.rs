@@ -469,31 +469,10 @@ impl App {
             app.saved = Some(session);
         }
         let effects = app.query_changed();
-        app.newest_first();
         if app.loading.is_some() {
             app.pending_resume = app.saved.clone();
         }
         (app, effects)
-    }
-
-    /// First frame first: with nothing typed, nothing applied and no selection to restore, the
-    /// first page is the library's own order (newest first, what the engine answers for the
-    /// empty query), so the first frame shows it without waiting for the search engine; the
-    /// summary and the breakdown come with the engine's answer, which keeps the list as it is.
-    fn newest_first(&mut self) {
-        if !self.input.text().is_empty() || !self.filters.is_empty() || self.restore_selection.is_some() {
-            return;
-        }
-        let total = self.library.cases.len();
-        self.results = Results {
-            generation: self.generation,
-            loaded: true,
-            total,
-            hits: (0..total.min(PAGE)).collect(),
-            ..Results::default()
-        };
-        self.awaiting = false;
-        self.clamp_detail();
     }
 
     /// Whether the right pane is holding on to the case it showed while keys are typed into
@@ -1711,17 +1690,7 @@ mod tests {
         assert_eq!(requests.len(), 1);
         assert_eq!((requests[0].input.as_str(), requests[0].offset, requests[0].limit), ("", 0, PAGE));
         assert_eq!(app.focus, Focus::Search);
-        // First frame first: the newest cases are shown before the engine answers.
-        assert!(!app.awaiting_results());
-        assert_eq!(app.results.total, app.library.cases.len());
-        assert_eq!(app.results.hits, (0..app.library.cases.len().min(PAGE)).collect::<Vec<_>>());
-        assert_eq!(app.case_view.case, Some(0));
-        let generation = app.results.generation;
-        let mut app = app;
-        let msg = answer(&app, &requests[0]);
-        app.update(msg);
-        assert_eq!(app.results.generation, generation);
-        assert!(!app.results.summary.is_empty(), "the engine's answer adds the summary");
+        assert!(app.awaiting_results());
     }
 
     #[test]

@@ -251,26 +251,20 @@ fn run_ui(
     let size = terminal.size().map_err(terminal_error)?;
 
     event::spawn_signals(tx.clone()).map_err(terminal_error)?;
-    let has_loading = loading.is_some();
-    let options = Options { mouse: settings.mouse, resume, note, date: crate::clock::today(), loading };
-    let (mut app, mut effects) = App::new(library.clone(), (size.width, size.height), options);
-    if let Some(progress) = progress {
-        effects.extend(app.update(Msg::Progress(progress)));
-    }
-    // First frame first: the newest cases (App::new has them without the engine) are drawn
-    // before the search worker builds its engine and the input thread starts, so neither
-    // takes a core from it. Keys typed meanwhile wait in the terminal.
-    if app.take_dirty() {
-        terminal.draw(|frame| ui::render(frame, &app, &styles)).map_err(terminal_error)?;
-    }
     event::spawn_input(tx.clone()).map_err(terminal_error)?;
     let mut searches = Searches::start(search, library.clone(), tx.clone())?;
     build_graph_apart(&library, &tx);
-    if !has_loading {
+    if loading.is_none() {
         // Nothing will switch: the channel closes when the input and signal threads end.
         searches.msgs = None;
     }
     drop(tx);
+
+    let options = Options { mouse: settings.mouse, resume, note, date: crate::clock::today(), loading };
+    let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
+    if let Some(progress) = progress {
+        effects.extend(app.update(Msg::Progress(progress)));
+    }
     let mut searched_at = Instant::now();
     let mut typed_at = Instant::now();
     let mut force_draw = false;
