@@ -1,5 +1,74 @@
 //! Embeds the bundled library (data/cases/*.toml, data/taxonomy.toml) and the bundled themes
-//! (themes/*.toml) into the binary, and fingerprints the library so `--version` can name it.
+//! (themes/*.toml) into the binary, fingerprints the library so `--version` can name it, and
+//! bakes the library: parses every case file and builds the search index, the catalog and the
+//! cases' heads and bodies, which `src/embedded` opens from memory at start-up.
+//!
+//! The baking is done by the library's own code (`src/embedded/bake.rs` and the parsing and
+//! indexing modules it calls), compiled into this script through `#[path]` modules below, so
+//! there is one parser and one index writer. A case file with an error fails the build, naming
+//! `path:line:column`.
+
+// The modules below are the library's; the script uses a part of each.
+#![allow(dead_code)]
+
+#[path = "src/cache"]
+mod cache {
+    pub mod codec;
+}
+#[path = "src/corpus"]
+#[allow(unused_imports)]
+mod corpus {
+    pub mod body;
+    /// The build script's stand-in for the files the program has compiled in: the taxonomy
+    /// only (the case texts are read by the script itself).
+    pub mod bundled {
+        pub static CASES: &[(&str, &str)] = &[];
+        pub static TAXONOMY: &str = include_str!("data/taxonomy.toml");
+        pub const TAXONOMY_PATH: &str = "data/taxonomy.toml";
+        pub static FINGERPRINT: &str = "";
+    }
+    pub mod cases;
+    pub mod headings;
+    pub mod infer;
+    pub mod listing;
+    pub mod load;
+    pub mod markdown;
+    pub mod model;
+    pub mod parse;
+    pub mod team;
+    pub use load::Library;
+    pub use model::{Case, FacetKind};
+}
+#[path = "src/diag.rs"]
+mod diag;
+#[path = "src/embedded"]
+mod embedded {
+    pub mod bake;
+}
+#[path = "src/error.rs"]
+mod error;
+#[path = "src/filter.rs"]
+mod filter;
+#[path = "src/progress.rs"]
+mod progress;
+#[path = "src/resolve.rs"]
+mod resolve;
+#[path = "src/search"]
+mod search {
+    pub mod analysis;
+    pub mod caseset;
+    pub mod catalog;
+    pub mod index;
+    pub mod typo;
+}
+#[path = "src/taxonomy/mod.rs"]
+mod taxonomy;
+#[path = "src/text.rs"]
+mod text;
+#[path = "src/toml_fields.rs"]
+mod toml_fields;
+#[path = "src/words.rs"]
+mod words;
 
 use std::{
     env, fs,
@@ -46,6 +115,55 @@ fn main() {
     code.push_str("];\n\n/// A fingerprint of the bundled library's files.\n");
     code.push_str(&format!("pub static FINGERPRINT: &str = \"{:08x}\";\n", hash >> 32));
     fs::write(out.join("bundled.rs"), code).expect("OUT_DIR is writable");
+    bake(&cases, &out);
+}
+
+/// Parse the case files and write the baked library into `out/baked/`, and `out/baked.rs`, which
+/// includes its files; on an error in a case file, print every one and fail the build.
+fn bake(cases: &[PathBuf], out: &Path) {
+    let mut texts: Vec<(String, &'static str)> = Vec::with_capacity(cases.len());
+    for path in cases {
+        let name = format!("data/cases/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or_default());
+        match fs::read_to_string(path) {
+            // Leaked: the script ends right after, and the parser wants `'static` texts.
+            Ok(text) => texts.push((name, Box::leak(text.into_boxed_str()))),
+            Err(e) => fail(&format!("{name}:1:1: error: cannot read: {e}")),
+        }
+    }
+    let texts: Vec<(&str, &'static str)> = texts.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let dir = out.join("baked");
+    let index_files = match embedded::bake::bake(&texts, &dir) {
+        Ok(files) => files,
+        Err(e) => fail(&e.to_string()),
+    };
+    let file = |name: &str| dir.join(name).display().to_string();
+    let mut code = String::from("/// The cases' heads, their catalog and the diagnostics.\n");
+    code.push_str(&format!(
+        "pub static LIBRARY: &[u8] = include_bytes!({:?});\n",
+        file(embedded::bake::LIBRARY_FILE)
+    ));
+    code.push_str("/// The cases' bodies.\n");
+    code.push_str(&format!(
+        "pub static BODIES: &[u8] = include_bytes!({:?});\n",
+        file(embedded::bake::BODIES_FILE)
+    ));
+    code.push_str("/// The search index's files: (name, contents).\n");
+    code.push_str("pub static INDEX_FILES: &[(&str, &[u8])] = &[\n");
+    for name in &index_files {
+        let path = dir.join(embedded::bake::INDEX_DIR).join(name).display().to_string();
+        code.push_str(&format!("    ({name:?}, include_bytes!({path:?})),\n"));
+    }
+    code.push_str("];\n");
+    fs::write(out.join("baked.rs"), code).expect("OUT_DIR is writable");
+}
+
+/// Stop the build with `message` (one `path:line:column: ...` line per problem).
+fn fail(message: &str) -> ! {
+    eprintln!("error: the bundled library cannot be built:");
+    for line in message.lines() {
+        eprintln!("{line}");
+    }
+    std::process::exit(1);
 }
 
 fn toml_files(dir: &Path) -> Vec<PathBuf> {

@@ -15,6 +15,7 @@ pub mod commands;
 pub mod config;
 pub mod corpus;
 pub mod diag;
+pub mod embedded;
 pub mod error;
 pub mod export;
 pub mod facet_counts;

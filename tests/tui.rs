@@ -89,10 +89,13 @@ impl Harness {
         self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::ALT)))
     }
 
+    /// Type `text`, then pause: the screen as it settles (the case pane follows the selection
+    /// once typing pauses, see `App::case_held`).
     fn typed(&mut self, text: &str) -> &mut Self {
         for c in text.chars() {
             self.key(KeyCode::Char(c));
         }
+        self.app.typing_paused();
         self
     }
 

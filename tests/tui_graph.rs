@@ -85,10 +85,13 @@ impl Harness {
         self
     }
 
+    /// Type `text`, then pause: the screen as it settles (the right pane follows the selection
+    /// once typing pauses, see `App::case_held`).
     fn typed(&mut self, text: &str) -> &mut Self {
         for c in text.chars() {
             self.key(KeyCode::Char(c));
         }
+        self.app.typing_paused();
         self
     }
 

@@ -163,6 +163,9 @@ fn resume_brings_back_the_query_filters_and_selection() {
     // The connection drops: no clean quit.
     unsafe { libc::kill(s.pid(), libc::SIGKILL) };
     let _ = s.wait_exit(TIMEOUT);
+    // What the killed process saved last (the `j` may have been saved after the read above).
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap_or(saved);
     let resumed = launch(Launch { home: Some(home.path()), args: &["--resume"], ..Launch::default() });
     resumed.wait_text("› hung");
     resumed.wait_text("Applied: [");

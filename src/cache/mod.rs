@@ -144,6 +144,9 @@ impl Opened {
 /// `progress` hears about the files parsed and the cases indexed when the library has to be
 /// read (nothing on a cache hit).
 pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_>) -> Opened {
+    if let Some(opened) = open_embedded(options) {
+        return opened;
+    }
     let (files, listing) = list_files(&options.dirs);
     let wanted = match cache.mode {
         Mode::Off => false,
@@ -211,6 +214,17 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
             }
         }
     }
+}
+
+/// The bundled library alone, as baked at build time (`crate::embedded`): no file to read, no
+/// index to build. `None` when there are user directories (merged at run time) or, which the
+/// tests rule out, when the baked library cannot be opened (then it is parsed as usual).
+fn open_embedded(options: &LoadOptions) -> Option<Opened> {
+    if !options.bundled || !options.dirs.is_empty() {
+        return None;
+    }
+    let (library, prebuilt) = crate::embedded::open().ok()?;
+    Some(Opened { library, prebuilt, cache: CacheUse::Unused, entry: None, warnings: Vec::new() })
 }
 
 /// The library and index in `entry`, `None` when there is no such entry, or why they cannot be

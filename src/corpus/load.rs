@@ -92,6 +92,23 @@ impl Library {
         listing: Vec<Diagnostic>,
         progress: ProgressFn<'_>,
     ) -> Library {
+        let bundled_cases = if bundled { bundled::CASES } else { &[] };
+        Library::load_with(bundled_cases, files, listing, progress)
+    }
+
+    /// The bundled library read from `cases` (each the path shown to users and the text)
+    /// rather than from the texts compiled in: how the build script reads `data/cases` to index
+    /// it (`crate::embedded::bake`). Exactly what [`Library::bundled`] gives for the same texts.
+    pub fn load_bundled_texts(cases: &[(&str, &'static str)]) -> Library {
+        Library::load_with(cases, &[], Vec::new(), &crate::progress::silent)
+    }
+
+    fn load_with(
+        bundled_cases: &[(&str, &'static str)],
+        files: &[FoundFile],
+        listing: Vec<Diagnostic>,
+        progress: ProgressFn<'_>,
+    ) -> Library {
         let mut diagnostics = Vec::new();
         let (taxonomy, diags) = load_taxonomy(files);
         diagnostics.extend(diags);
@@ -100,14 +117,12 @@ impl Library {
         diagnostics.extend(diags);
 
         let mut jobs: Vec<Job> = Vec::new();
-        if bundled {
-            jobs.extend(bundled::CASES.iter().map(|(path, text)| Job {
-                path: (*path).to_string(),
-                text: Text::Bundled(text),
-                bundled: true,
-                team: None,
-            }));
-        }
+        jobs.extend(bundled_cases.iter().map(|(path, text)| Job {
+            path: (*path).to_string(),
+            text: Text::Bundled(text),
+            bundled: true,
+            team: None,
+        }));
         jobs.extend(files.iter().filter(|f| !is_taxonomy_file(&f.path) && !is_team_file(&f.path)).map(|f| {
             Job {
                 path: crate::text::clean_name(&f.path.display().to_string()),

@@ -359,6 +359,9 @@ pub struct App {
     save_failed: bool,
     graph: OnceLock<Graph>,
     date: String,
+    /// Whether the right pane keeps the case it shows while the search box is typed into (see
+    /// [`App::typing_paused`]).
+    held: bool,
 }
 
 impl App {
@@ -396,6 +399,7 @@ impl App {
             save_failed: false,
             graph: OnceLock::new(),
             date: options.date,
+            held: false,
         };
         if let Some(session) = options.resume {
             app.input = Input::new(&session.query);
@@ -419,6 +423,22 @@ impl App {
             app.pending_resume = app.saved.clone();
         }
         (app, effects)
+    }
+
+    /// Whether the right pane is holding on to the case it showed while keys are typed into
+    /// the search box: the list follows every keystroke, the case pane (a third of the screen,
+    /// redrawn whole when the best match changes) waits for [`App::typing_paused`].
+    pub fn case_held(&self) -> bool {
+        self.held
+    }
+
+    /// Typing has paused (the main loop calls it [`crate::tui::TYPING_PAUSE`] after the last
+    /// key): the right pane catches up with the selection.
+    pub fn typing_paused(&mut self) {
+        if std::mem::take(&mut self.held) {
+            self.clamp_detail();
+            self.dirty = true;
+        }
     }
 
     /// Whether something changed since the last call (and so the screen must be drawn).
@@ -590,13 +610,21 @@ impl App {
                 if !typing && self.note.take().is_some() {
                     self.dirty = true;
                 }
+                if !typing {
+                    // Anything but typing shows the right pane as it is now.
+                    self.typing_paused();
+                }
                 match action {
                     Some(action) => self.act(action),
                     None => Vec::new(),
                 }
             }
-            Msg::Paste(text) => self.paste(&text),
+            Msg::Paste(text) => {
+                self.typing_paused();
+                self.paste(&text)
+            }
             Msg::Resize(w, h) => {
+                self.held = false;
                 self.size = (w, h);
                 self.dirty = true;
                 let mut effects = self.scroll_list(0);
@@ -604,7 +632,10 @@ impl App {
                 effects.extend(self.keep_picker_cursor());
                 effects
             }
-            Msg::Mouse(event) if self.mouse => self.mouse_event(event),
+            Msg::Mouse(event) if self.mouse => {
+                self.typing_paused();
+                self.mouse_event(event)
+            }
             Msg::Mouse(_) => Vec::new(),
             Msg::Searched(response) => self.receive(*response),
             Msg::Signal(Signal::Continue) => {
@@ -737,7 +768,13 @@ impl App {
         if *input != before {
             self.dirty = true;
         }
-        Some(if changed && input.text() != before.text() { self.query_changed() } else { Vec::new() })
+        let edited = changed && input.text() != before.text();
+        // Only single-key edits hold the case pane: a word deleted or a line cleared shows the
+        // new best match at once.
+        if edited && matches!(action, Action::Insert(_) | Action::Backspace | Action::Delete) {
+            self.held = true;
+        }
+        Some(if edited { self.query_changed() } else { Vec::new() })
     }
 
     fn paste(&mut self, text: &str) -> Vec<Effect> {
@@ -1194,6 +1231,10 @@ impl App {
     /// Follow the selection (a new case starts at its top) and the pane's width.
     fn sync_case_view(&mut self) {
         let case = self.shown_index();
+        if self.held && self.case_view.case.is_some() && case != self.case_view.case {
+            // Typing: the pane keeps its case until the pause (see `App::case_held`).
+            return;
+        }
         let width = self.layout().map_or(0, |l| l.right_inner().width);
         if case != self.case_view.case {
             let related = case.map(|i| self.related_cases(i)).unwrap_or_default();
@@ -1617,13 +1658,39 @@ mod tests {
     }
 
     #[test]
+    fn the_case_pane_waits_for_a_pause_in_typing() {
+        let mut app = started((120, 40));
+        let first = app.case_view.case;
+        assert!(first.is_some());
+        // Each keystroke's answer puts another case first.
+        for c in "nccl".chars() {
+            for request in searches(&app.update(key(KeyCode::Char(c)))) {
+                let Msg::Searched(mut response) = answer(&app, &request) else { unreachable!() };
+                response.hits.reverse();
+                app.update(Msg::Searched(response));
+            }
+        }
+        assert_ne!(app.selected_index(), first);
+        assert!(app.case_held());
+        assert_eq!(app.case_view.case, first, "the case pane keeps its case while keys come");
+        app.typing_paused();
+        assert!(!app.case_held());
+        assert_eq!(app.case_view.case, app.selected_index(), "and catches up at the pause");
+
+        typed(&mut app, "x");
+        assert!(app.case_held());
+        app.update(key(KeyCode::Down));
+        assert!(!app.case_held(), "any other key shows the pane as it is");
+    }
+
+    #[test]
     fn starting_asks_for_the_first_page_of_everything() {
         let (app, effects) = App::new(library(), (80, 24), Options::default());
         let requests = searches(&effects);
         assert_eq!(requests.len(), 1);
         assert_eq!((requests[0].input.as_str(), requests[0].offset, requests[0].limit), ("", 0, PAGE));
-        assert!(app.awaiting_results());
         assert_eq!(app.focus, Focus::Search);
+        assert!(app.awaiting_results());
     }
 
     #[test]

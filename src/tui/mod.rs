@@ -67,6 +67,11 @@ pub const FRAME_WAIT: Duration = Duration::from_millis(12);
 /// 210 ms on two cores), short enough to stay within the 300 ms budget for a first frame.
 pub const LOAD_WAIT: Duration = Duration::from_millis(250);
 
+/// How long after the last key typed into the search box the case pane catches up with the
+/// best match (`App::case_held`): while someone types fast, the list follows every key and the
+/// case pane, redrawn whole whenever the best match changes, is drawn once at the pause.
+pub const TYPING_PAUSE: Duration = Duration::from_millis(60);
+
 /// Bytes buffered per frame before a write: one write per frame, even over SSH.
 const OUTPUT_BUFFER: usize = 1 << 16;
 
@@ -269,9 +274,13 @@ fn run_ui(
             (loaded.library.clone(), search, None, None)
         }
         (Err(progress), Some(bundled)) => {
-            let interim = Library::load(&LoadOptions { bundled, dirs: Vec::new() });
+            // The bundled library as baked at build time: nothing to parse or index.
+            let baked = if bundled { crate::embedded::open().ok() } else { None };
+            let (interim, prebuilt) = baked.unwrap_or_else(|| {
+                (Library::load(&LoadOptions { bundled, dirs: Vec::new() }), Default::default())
+            });
             let kind = if settings.bundled { Interim::Bundled } else { Interim::Empty };
-            (Arc::new(interim), Search::Unbuilt(Box::default()), Some(kind), progress)
+            (Arc::new(interim), Search::Unbuilt(Box::new(prebuilt)), Some(kind), progress)
         }
         // An unbounded wait ends with the library or an error.
         (Err(_), None) => return Err(Error::Failed("the library could not be loaded".into())),
@@ -300,6 +309,7 @@ fn run_ui(
         effects.extend(app.update(Msg::Progress(progress)));
     }
     let mut searched_at = Instant::now();
+    let mut typed_at = Instant::now();
     let mut force_draw = false;
     if session_path.is_none() {
         app.save_failed("no state directory ($XDG_STATE_HOME, $HOME)");
@@ -371,8 +381,11 @@ fn run_ui(
             if !left.is_zero() {
                 match rx.recv_timeout(left) {
                     Ok(msg) => {
+                        if is_typing(&msg) {
+                            typed_at = Instant::now();
+                        }
                         effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
-                        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by)?;
+                        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by, &mut typed_at)?;
                         effects.extend(saves.into_iter().map(Effect::Save));
                         continue;
                     }
@@ -407,9 +420,25 @@ fn run_ui(
                 Err(e) => return Err(terminal_error(e)),
             }
         }
-        let Ok(msg) = rx.recv() else { return Ok(()) };
+        let msg = if app.case_held() {
+            // Wait for the next message only until typing has paused for TYPING_PAUSE.
+            match rx.recv_timeout(TYPING_PAUSE.saturating_sub(typed_at.elapsed())) {
+                Ok(msg) => msg,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    app.typing_paused();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        } else {
+            let Ok(msg) = rx.recv() else { return Ok(()) };
+            msg
+        };
+        if is_typing(&msg) {
+            typed_at = Instant::now();
+        }
         effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
-        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by)?;
+        drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by, &mut typed_at)?;
     }
 }
 
@@ -432,11 +461,20 @@ fn drain(
     searches: &mut Searches,
     problems: &mut Option<Problems>,
     ended_by: &mut Option<event::Signal>,
+    typed_at: &mut Instant,
 ) -> Result<()> {
     while let Ok(msg) = rx.try_recv() {
+        if is_typing(&msg) {
+            *typed_at = Instant::now();
+        }
         effects.extend(deliver(msg, app, searches, problems, ended_by)?);
     }
     Ok(())
+}
+
+/// Whether `msg` is a key (the pause after typing is timed from the last one).
+fn is_typing(msg: &Msg) -> bool {
+    matches!(msg, Msg::Key(_))
 }
 
 /// Clear the screen and make the next draw paint every cell. (Not `Terminal::clear`: it asks
