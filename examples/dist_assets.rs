@@ -2,7 +2,7 @@
 //! (`incidex::cli::Cli::command()`), so they never drift from `--help`:
 //!
 //! ```sh
-//! cargo run --example dist_assets -- OUT_DIR
+//! cargo run --example dist_assets -- OUT_DIR [YYYY-MM-DD]
 //! ```
 //!
 //! - `OUT_DIR/man/incidex.1`, and one page per command (`incidex-search.1`, ...) that the main
@@ -12,8 +12,9 @@
 //!
 //! `scripts/dist` runs it. This is an example rather than a command of the binary so that
 //! clap_mangen stays a dev-dependency: the release binary carries no man-page renderer. The pages
-//! are dated by `SOURCE_DATE_EPOCH` when it is set (`scripts/dist` sets it to the last commit's
-//! time), so one commit always gives the same pages.
+//! carry the date given (`scripts/dist` gives the last commit's), so one commit always gives the
+//! same pages; none when it is left out. An argument rather than `SOURCE_DATE_EPOCH`, which
+//! `cargo run` would also hand to build scripts that watch it (zstd-sys), rebuilding tantivy.
 
 use std::{
     fs,
@@ -35,12 +36,16 @@ const COMPLETIONS: [(Shell, &str); 3] =
     [(Shell::Bash, "incidex.bash"), (Shell::Zsh, "_incidex"), (Shell::Fish, "incidex.fish")];
 
 fn main() -> ExitCode {
-    let mut args = std::env::args_os().skip(1);
-    let (Some(out), None) = (args.next(), args.next()) else {
-        eprintln!("usage: cargo run --example dist_assets -- OUT_DIR");
-        return ExitCode::from(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (out, date) = match args.as_slice() {
+        [out] => (out, ""),
+        [out, date] if is_date(date) => (out, date.as_str()),
+        _ => {
+            eprintln!("usage: cargo run --example dist_assets -- OUT_DIR [YYYY-MM-DD]");
+            return ExitCode::from(2);
+        }
     };
-    match write_all(Path::new(&out)) {
+    match write_all(Path::new(out), date) {
         Ok(files) => {
             for file in files {
                 println!("{}", file.display());
@@ -54,13 +59,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// Write the man pages and completions under `out`; return the files written.
-fn write_all(out: &Path) -> io::Result<Vec<PathBuf>> {
+/// `YYYY-MM-DD`, as a man page's date is written.
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+}
+
+/// Write the man pages (dated `date`) and completions under `out`; return the files written.
+fn write_all(out: &Path, date: &str) -> io::Result<Vec<PathBuf>> {
     let man_dir = out.join("man");
     let completions_dir = out.join("completions");
     fs::create_dir_all(&man_dir)?;
     fs::create_dir_all(&completions_dir)?;
-    let mut written = man_pages(&man_dir)?;
+    let mut written = man_pages(&man_dir, date)?;
     for (shell, name) in COMPLETIONS {
         let path = completions_dir.join(name);
         let mut file = io::BufWriter::new(fs::File::create(&path)?);
@@ -73,16 +85,14 @@ fn write_all(out: &Path) -> io::Result<Vec<PathBuf>> {
 
 /// `incidex.1` and one page per visible command, named as clap_mangen's COMMANDS section refers
 /// to them (`incidex-search(1)`).
-fn man_pages(dir: &Path) -> io::Result<Vec<PathBuf>> {
+fn man_pages(dir: &Path, date: &str) -> io::Result<Vec<PathBuf>> {
     // `help` is clap's own command, not one of ours: no page for it, and no mention of it.
     let mut cmd = Cli::command().disable_help_subcommand(true);
     cmd.build();
-    let date = page_date();
     // The footer holds the source and the date side by side: "incidex 0.1.0", not the whole
     // --version line (which names the library too and runs into the date).
     let source = format!("incidex {}", env!("CARGO_PKG_VERSION"));
-    let page =
-        |cmd: clap::Command| Man::new(cmd).date(date.clone()).source(source.clone()).manual("incidex manual");
+    let page = |cmd: clap::Command| Man::new(cmd).date(date).source(source.clone()).manual("incidex manual");
 
     let mut written = Vec::new();
     let main = page(cmd.clone());
@@ -179,15 +189,4 @@ fn see_also<'r>(roff: &'r mut Roff, pages: &[&str]) -> &'r mut Roff {
         italic("README.md"),
         roman("."),
     ])
-}
-
-/// The page date: `SOURCE_DATE_EPOCH` as YYYY-MM-DD, or none (an empty date) when it is unset or
-/// not a number, so a page never claims a date it was not given.
-fn page_date() -> String {
-    std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .and_then(|secs| time::OffsetDateTime::from_unix_timestamp(secs).ok())
-        .map(|t| format!("{:04}-{:02}-{:02}", t.year(), u8::from(t.month()), t.day()))
-        .unwrap_or_default()
 }
