@@ -367,8 +367,8 @@ fn every_man_page_renders() {
         return;
     }
     for dist in dists {
-        let pages =
-            std::iter::once("incidex".to_owned()).chain(commands().iter().map(|c| format!("incidex-{c}")));
+        let pages = std::iter::once("incidex".to_owned())
+            .chain(commands().into_iter().map(|c| format!("incidex-{c}")));
         for page in pages {
             let file = dist.root.join(format!("man/{page}.1"));
             // --warnings turns on groff's warnings, which go to stderr: a page must have none.
