@@ -41,6 +41,8 @@ fn search_quality_holds_its_floor() {
         baseline.hit_at_3(),
         baseline.mrr()
     );
+    let overlap = eval_support::WordOverlap::new(&Library::bundled()).evaluate(&queries);
+    println!("word overlap: hit@3 {:.3}, MRR {:.3}", overlap.hit_at_3(), overlap.mrr());
     println!("{}", report.render());
     assert!(
         report.mrr() > baseline.mrr(),

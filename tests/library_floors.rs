@@ -70,5 +70,9 @@ fn every_taxonomy_value_is_used_by_enough_cases() {
         .filter(|(_, n)| *n < EVERY_VALUE_FLOOR)
         .map(|(v, n)| format!("{}: {} on {n} cases", v.kind.label(), v.name))
         .collect();
-    assert!(rare.is_empty(), "values carried by fewer than {EVERY_VALUE_FLOOR} cases (add cases or retire them):\n{}", rare.join("\n"));
+    assert!(
+        rare.is_empty(),
+        "values carried by fewer than {EVERY_VALUE_FLOOR} cases (add cases or retire them):\n{}",
+        rare.join("\n")
+    );
 }
