@@ -795,7 +795,14 @@ impl App {
             None => {
                 self.focus = Focus::Search;
                 if is_log(text) {
-                    return self.paste_log(text);
+                    if text.len() <= MAX_PASTED_LOG {
+                        return self.paste_log(text);
+                    }
+                    self.note = Some(Note {
+                        text: "a pasted log over 2 MiB is searched as it is; incidex triage FILE reads logs of any size"
+                            .into(),
+                        error: false,
+                    });
                 }
                 self.input.insert_str(text);
                 self.query_changed()
@@ -1421,6 +1428,11 @@ impl App {
 fn add(base: usize, step: isize) -> usize {
     if step < 0 { base.saturating_sub(step.unsigned_abs()) } else { base.saturating_add(step.unsigned_abs()) }
 }
+
+/// The largest paste read as a log, on the UI thread between two frames (a few milliseconds in a
+/// release build); a larger one goes into the search box as it is, and the note points at
+/// `incidex triage FILE`, which streams logs of any size.
+const MAX_PASTED_LOG: usize = 2 << 20;
 
 /// Whether a paste is a log rather than a sentence: two lines or more with words on them.
 fn is_log(text: &str) -> bool {
@@ -2066,6 +2078,12 @@ mod tests {
         );
         let note = app.note.as_ref().map(|n| n.text.clone()).unwrap_or_default();
         assert_eq!(note, "pasted log: 503 lines read; 1 stood out (L501)");
+        // A paste too large to read between two frames goes in as it is, and says so.
+        app.update(key(KeyCode::Esc));
+        let huge = "NCCL WARN Timeout on ring 3\r".repeat(MAX_PASTED_LOG / 20);
+        let request = searches(&app.update(Msg::Paste(huge))).pop().unwrap();
+        assert!(!request.log && request.input.starts_with("NCCL WARN Timeout on ring 3 NCCL"));
+        assert!(app.note.as_ref().is_some_and(|n| n.text.contains("incidex triage FILE")));
         // Clearing the box ends the log: the next words are a sentence again.
         app.update(key(KeyCode::Esc));
         let typed = searches(&app.update(key(KeyCode::Char('x')))).pop().unwrap();
