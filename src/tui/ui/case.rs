@@ -27,6 +27,14 @@ impl Widget for CasePane<'_> {
         let app = self.app;
         let s = self.styles;
         let focused = app.focus == Focus::Detail && app.overlay.is_none();
+        // The highlighted facet value or source address, in the selection style of the pane.
+        let highlighted = |base: ratatui::style::Style, on: bool| {
+            if on {
+                base.patch(s.get(if focused { Role::Selection } else { Role::SelectionInactive }))
+            } else {
+                base
+            }
+        };
         let doc = app.case_doc();
         let height = usize::from(area.height.saturating_sub(2));
         let position = match &doc {
@@ -59,33 +67,14 @@ impl Widget for CasePane<'_> {
                         Part::Heading => s.get(Role::Accent),
                         Part::Body => s.get(Role::Text),
                         Part::Bullet => s.get(Role::Muted),
-                        Part::Source(i) => {
-                            let base = s.get(Role::Text).add_modifier(ratatui::style::Modifier::UNDERLINED);
-                            if app.case_view.source() == Some(*i) {
-                                base.patch(s.get(if focused {
-                                    Role::Selection
-                                } else {
-                                    Role::SelectionInactive
-                                }))
-                            } else {
-                                base
-                            }
-                        }
-                        Part::Facet(i) => {
-                            let base = doc
-                                .facets
-                                .get(*i)
-                                .map_or(s.get(Role::Text), |f| s.get(Role::of_kind(f.kind)));
-                            if app.case_view.facet() == Some(*i) {
-                                base.patch(s.get(if focused {
-                                    Role::Selection
-                                } else {
-                                    Role::SelectionInactive
-                                }))
-                            } else {
-                                base
-                            }
-                        }
+                        Part::Source(i) => highlighted(
+                            s.get(Role::Text).add_modifier(ratatui::style::Modifier::UNDERLINED),
+                            app.case_view.source() == Some(*i),
+                        ),
+                        Part::Facet(i) => highlighted(
+                            doc.facets.get(*i).map_or(s.get(Role::Text), |f| s.get(Role::of_kind(f.kind))),
+                            app.case_view.facet() == Some(*i),
+                        ),
                     };
                     (text.clone(), style)
                 })
