@@ -32,7 +32,18 @@ fn read_20k_lines(bencher: Bencher) {
     let engine = &*ENGINE;
     bencher.bench(|| {
         let mut reader = LogReader::new(engine.library().taxonomy.signatures());
-        reader.read_text("job.log", black_box(&LOG));
+        reader.read_text("job.log", black_box(&LOG)).unwrap();
+        reader.finish().evidence.len()
+    });
+}
+
+/// The same on the calling thread only (what each core does of a large log).
+#[divan::bench]
+fn read_20k_lines_on_one_thread(bencher: Bencher) {
+    let engine = &*ENGINE;
+    bencher.bench(|| {
+        let mut reader = LogReader::new(engine.library().taxonomy.signatures()).with_threads(1, usize::MAX);
+        reader.read_text("job.log", black_box(&LOG)).unwrap();
         reader.finish().evidence.len()
     });
 }
@@ -44,7 +55,7 @@ fn triage_20k_lines(bencher: Bencher) {
     let none = Filters::default();
     bencher.bench(|| {
         let mut reader = LogReader::new(engine.library().taxonomy.signatures());
-        reader.read_text("job.log", black_box(&LOG));
+        reader.read_text("job.log", black_box(&LOG)).unwrap();
         let text = reader.finish().query_text();
         engine.search(&Request::log(&text, &none)).total
     });

@@ -3,7 +3,8 @@
 //! RSS ≤ 100 MB), each run several times; prints the median and best wall time and the peak RSS.
 //!
 //! Run: `cargo build --release && cargo run --release --example triage_budget` (the logs are
-//! written under the system's temporary directory and removed afterwards).
+//! written under the system's temporary directory and removed afterwards). With `--write DIR`
+//! it only writes the two logs into `DIR` (to profile or time them by hand) and ends.
 
 #[path = "../tests/eval_support/logs.rs"]
 mod logs;
@@ -21,11 +22,18 @@ fn main() {
         eprintln!("build the release binary first: cargo build --release");
         std::process::exit(2);
     }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let keep = args.iter().position(|a| a == "--write").and_then(|i| args.get(i + 1)).map(PathBuf::from);
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let small = dir.path().join("slurm-20k.out");
+    let into = keep.clone().unwrap_or_else(|| dir.path().to_path_buf());
+    let small = into.join("slurm-20k.out");
     std::fs::write(&small, logs::generate(1, 20_000)).expect("write the 20k-line log");
-    let large = dir.path().join("slurm-1g.out");
+    let large = into.join("slurm-1g.out");
     write_large(&large, 1 << 30);
+    if keep.is_some() {
+        println!("wrote {} and {}", small.display(), large.display());
+        return;
+    }
     println!("{:<34} {:>10} {:>10} {:>12}  budget", "input", "median", "best", "peak RSS");
     report("20,000-line log", &binary, &small, 7, "≤ 150 ms");
     report("1 GB log, failure in the middle", &binary, &large, 3, "≤ 5 s, ≤ 100 MB");

@@ -93,9 +93,13 @@ fn whole_logs_find_their_case() {
         }
         let log = generate(n, LOG_LINES);
         assert!(log.lines().count() >= LOG_LINES, "{}: {} lines", scenario.name, log.lines().count());
-        let mut reader = LogReader::new(engine.library().taxonomy.signatures());
-        reader.read_text("job.log", &log);
+        let mut reader = LogReader::new(engine.library().taxonomy.signatures()).with_threads(1, usize::MAX);
+        reader.read_text("job.log", &log).unwrap();
         let digest = reader.finish();
+        // Read in small blocks on two threads, as a large log is, the digest is the same.
+        let mut blocks = LogReader::new(engine.library().taxonomy.signatures()).with_threads(2, 16 << 10);
+        blocks.read("job.log", log.as_bytes()).unwrap();
+        assert_eq!(blocks.finish(), digest, "{}: read in blocks", scenario.name);
         let text = digest.query_text();
         let r = engine.search(&Request { limit: usize::MAX, all: true, ..Request::log(&text, &none) });
         let ids: Vec<String> = r.hits.iter().map(|h| h.id.clone()).collect();

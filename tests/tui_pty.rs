@@ -355,3 +355,32 @@ fn y_copies_the_selected_case_id_through_osc_52() {
     s.send(b"q");
     s.wait_exit(TIMEOUT).expect("q quits");
 }
+
+#[test]
+fn a_pasted_log_is_read_on_its_own_thread_down_to_the_line_that_failed() {
+    let _serial = one_at_a_time();
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    // A job's log as a terminal pastes it: bracketed, CR line breaks, the failure in the middle.
+    let mut paste = b"\x1b[200~".to_vec();
+    for step in 0..3000 {
+        if step == 1700 {
+            paste.extend_from_slice(b"[rank5]: RuntimeError: NCCL communicator was aborted on rank 5\r");
+        }
+        paste
+            .extend_from_slice(format!("[rank{}]: step {step} loss 2.{step} lr 3e-4\r", step % 8).as_bytes());
+    }
+    paste.extend_from_slice(b"\x1b[201~");
+    let writer = s.send_in_background(paste);
+    s.writer = Some(writer.join().unwrap());
+    s.wait_for("the note on what was read", |screen| {
+        screen.contents().contains("pasted log: 3,001 lines read; 1 stood out (L1701)")
+    });
+    let search_line = s.contents().lines().nth(1).unwrap_or_default().to_string();
+    assert!(search_line.contains("RuntimeError: NCCL communicator was aborted on rank 5"), "{search_line}");
+    assert!(!search_line.contains("step"), "only the line that stood out is searched: {search_line}");
+    s.send(b"\x03");
+    let (status, _) = s.wait_exit(TIMEOUT).expect("Ctrl-C quits");
+    assert!(status.success(), "{status:?}");
+    s.assert_restored();
+}

@@ -25,7 +25,7 @@ use crate::{
     },
     error::{Error, Result},
     logs::{Digest, LogReader},
-    numbers::thousands,
+    numbers::{bytes, thousands},
     search::{Engine, Request},
 };
 
@@ -133,7 +133,7 @@ fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Resul
     let text = args.text.join(" ");
     if text.trim_end().contains('\n') {
         let mut reader = LogReader::new(signatures());
-        reader.read_text("<text>", &text);
+        reader.read_text("<text>", &text).map_err(|e| Error::io("<text>", e))?;
         return Ok(Input::Log(reader.finish()));
     }
     Ok(Input::Line(text))
@@ -141,7 +141,7 @@ fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Resul
 
 /// "Read 20,412 lines (2.1 MB); these 4 lines stood out:", then each line with its number.
 fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<()> {
-    let size = human_bytes(digest.bytes);
+    let size = bytes(digest.bytes);
     let lines = match digest.lines {
         1 => "1 line".to_string(),
         n => format!("{} lines", thousands(n as usize)),
@@ -169,17 +169,6 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<
     }
     writeln!(out).map_err(stdout_error)?;
     Ok(())
-}
-
-/// `2.1 MB`, `840 KB`, `12 B`.
-fn human_bytes(bytes: u64) -> String {
-    const UNITS: [(&str, f64); 3] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3)];
-    for (unit, size) in UNITS {
-        if bytes as f64 >= size {
-            return format!("{:.1} {unit}", bytes as f64 / size);
-        }
-    }
-    format!("{bytes} B")
 }
 
 /// What the JSON adds for a log: `read` and `evidence`.
@@ -227,17 +216,5 @@ impl LogJson {
                 })
                 .collect(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_read_like_people_write_them() {
-        assert_eq!(human_bytes(12), "12 B");
-        assert_eq!(human_bytes(2_100_000), "2.1 MB");
-        assert_eq!(human_bytes(1_500_000_000), "1.5 GB");
     }
 }

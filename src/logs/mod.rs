@@ -12,19 +12,32 @@
 //!
 //! The same line from 64 ranks is one template, shown once with its count. Nothing here knows
 //! about cases or the search engine; the taxonomy's signatures come in as plain strings.
+//!
+//! A large input is cut into blocks of whole lines ([`split`]) that the machine's cores read at
+//! once, each thread into a [`tally::Tally`] of its own, merged at the end: a gigabyte takes a
+//! few seconds, and the digest is the very one a single pass gives.
 
 pub mod line;
 pub mod salience;
+mod split;
+mod tally;
 
 use std::{
-    collections::HashMap,
-    hash::{BuildHasher, BuildHasherDefault, Hasher},
-    io::{BufRead, BufReader, Read},
+    io::{self, BufRead, BufReader, Read},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+        mpsc,
+    },
 };
 
-use rustc_hash::FxHasher;
+use self::{
+    salience::Salience,
+    split::{Block, Stream},
+    tally::Tally,
+};
 
-use self::salience::Salience;
+pub use self::split::MAX_LINE_BYTES;
 
 /// At most this many lines stand out.
 pub const MAX_EVIDENCE: usize = 8;
@@ -38,14 +51,12 @@ const MIN_SCORE: f32 = 0.9;
 /// Distinct templates counted; past this, new templates are still read and weighed but no
 /// longer counted (a log of millions of distinct lines is not what anyone reads).
 const MAX_TEMPLATES: usize = 1 << 20;
-/// Candidate lines kept while reading (the weightiest, pruned as they grow).
-const MAX_CANDIDATES: usize = 4096;
-/// Lines kept from the end of the input, for a log in which nothing stands out.
-const TAIL_LINES: usize = 8;
-/// Bytes of a line read at most; the rest of a longer line is skipped.
-const MAX_LINE_BYTES: usize = 64 << 10;
-
-type FxBuild = BuildHasherDefault<FxHasher>;
+/// The size of the blocks of lines handed to the reading threads: large enough that handing
+/// one over costs nothing beside reading it, small enough that the threads share the work
+/// evenly and the blocks in flight stay a few megabytes.
+const BLOCK_BYTES: usize = 1 << 20;
+/// Threads that read blocks at most (beside the one that cuts the input into blocks).
+const MAX_THREADS: usize = 4;
 
 /// A line that stood out.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -94,187 +105,163 @@ impl Digest {
     }
 }
 
-/// A line that may stand out, as first seen.
-#[derive(Debug, Clone)]
-struct Candidate {
-    source: usize,
-    line: u64,
-    text: String,
-    weight: f32,
-}
-
-/// Reads logs line by line into a [`Digest`]; see the module docs.
+/// Reads logs into a [`Digest`]; see the module docs.
+///
+/// An input is cut into blocks of whole lines ([`split`]) that several threads read at once,
+/// each into a [`Tally`] of its own; the tallies are merged when the input ends. The digest is
+/// the same as reading the input in one pass (`tests` compare the two).
 #[derive(Debug)]
 pub struct LogReader {
     salience: Salience,
     sources: Vec<String>,
-    /// Template hash -> (lines with it, its weight).
-    counts: HashMap<u64, (u32, f32), FxBuild>,
-    candidates: HashMap<u64, Candidate, FxBuild>,
-    tail: std::collections::VecDeque<(usize, u64, String)>,
+    tally: Tally,
     lines: u64,
     bytes: u64,
-    in_traceback: bool,
-    hasher: FxBuild,
+    threads: usize,
+    block_bytes: usize,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl LogReader {
-    /// A reader that also weighs `signatures` (the taxonomy's log fragments) as failure markers.
+    /// A reader that also weighs `signatures` (the taxonomy's log fragments) as failure markers,
+    /// and reads on as many threads as there are cores (up to four).
     pub fn new<'a>(signatures: impl IntoIterator<Item = &'a str>) -> LogReader {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         LogReader {
             salience: Salience::new(signatures),
             sources: Vec::new(),
-            counts: HashMap::default(),
-            candidates: HashMap::default(),
-            tail: std::collections::VecDeque::with_capacity(TAIL_LINES + 1),
+            tally: Tally::new(MAX_TEMPLATES),
             lines: 0,
             bytes: 0,
-            in_traceback: false,
-            hasher: FxBuild::default(),
+            threads: cores.min(MAX_THREADS),
+            block_bytes: BLOCK_BYTES,
+            cancel: None,
         }
     }
 
+    /// Read on `threads` threads (1: on the calling thread only), in blocks of about
+    /// `block_bytes`.
+    pub fn with_threads(mut self, threads: usize, block_bytes: usize) -> LogReader {
+        self.threads = threads.max(1);
+        self.block_bytes = block_bytes.max(1);
+        self
+    }
+
+    /// Stop reading, at the next block, once `flag` is set: [`read`](Self::read) then ends with
+    /// an error of kind [`io::ErrorKind::Interrupted`].
+    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> LogReader {
+        self.cancel = Some(flag);
+        self
+    }
+
     /// Read one whole input named `source`, gzip or plain (told by its first bytes, not its
-    /// name). Invalid UTF-8 is replaced; a line longer than 64 KiB is cut.
-    pub fn read(&mut self, source: &str, input: impl Read) -> std::io::Result<()> {
+    /// name). Invalid UTF-8 is replaced; a line longer than [`MAX_LINE_BYTES`] is cut.
+    pub fn read(&mut self, source: &str, input: impl Read) -> io::Result<()> {
         let mut buffered = BufReader::with_capacity(256 << 10, input);
         let gzip = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
         if gzip {
             let decoder = flate2::bufread::MultiGzDecoder::new(buffered);
-            self.read_lines(source, BufReader::with_capacity(256 << 10, decoder))
+            self.read_lines(source, BufReader::with_capacity(256 << 10, decoder), false)
         } else {
-            self.read_lines(source, buffered)
+            self.read_lines(source, buffered, false)
         }
     }
 
-    /// Read `text` held in memory (a paste) as the input `source`.
-    pub fn read_text(&mut self, source: &str, text: &str) {
-        // Reading from memory cannot fail.
-        let _ = self.read_lines(source, text.as_bytes());
+    /// Read `text` held in memory (a paste) as the input `source`. Reading from memory fails
+    /// only when cancelled.
+    pub fn read_text(&mut self, source: &str, text: &str) -> io::Result<()> {
+        // What fits in one block is read on this thread: no thread is worth starting for it.
+        let small = text.len() < self.block_bytes;
+        self.read_lines(source, text.as_bytes(), small)
     }
 
-    fn read_lines(&mut self, source: &str, mut input: impl BufRead) -> std::io::Result<()> {
-        let source = {
-            self.sources.push(source.to_string());
-            self.sources.len() - 1
+    /// Read `input` as the input `source`: on this thread when it is `small` (or only one
+    /// thread is wanted), else in blocks on several.
+    fn read_lines(&mut self, source: &str, mut input: impl BufRead, small: bool) -> io::Result<()> {
+        self.sources.push(source.to_string());
+        let source = self.sources.len() - 1;
+        let cancel = self.cancel.clone();
+        let cancelled = move || cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
+        let stream = if self.threads <= 1 || small {
+            let (salience, tally) = (&self.salience, &mut self.tally);
+            split::split(&mut input, source, self.block_bytes, Vec::new, |block| {
+                tally.read_block(salience, &block);
+                !cancelled()
+            })?
+        } else {
+            self.read_in_parallel(&mut input, source, &cancelled)?
         };
-        self.in_traceback = false;
-        let mut line_no: u64 = 0;
-        let mut buf: Vec<u8> = Vec::with_capacity(1024);
-        loop {
-            buf.clear();
-            let read = read_line_capped(&mut input, &mut buf)?;
-            if read == 0 {
-                break;
-            }
-            self.bytes += read as u64;
-            line_no += 1;
-            let text = String::from_utf8_lossy(&buf);
-            let text = text.trim_end_matches(['\n', '\r']);
-            // Progress bars rewrite their line with carriage returns: each part is a record.
-            for record in text.split('\r') {
-                self.feed(source, line_no, record);
-            }
+        self.lines += stream.lines;
+        self.bytes += stream.bytes;
+        if stream.stopped {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "reading the log was cancelled"));
         }
-        self.lines += line_no;
         Ok(())
     }
 
-    /// Count and weigh one record of line `line_no` of input `source`.
-    fn feed(&mut self, source: usize, line_no: u64, raw: &str) {
-        let clean = line::strip_escapes(raw);
-        let message = line::message(&clean);
-        if message.trim().is_empty() {
-            return;
-        }
-        let key = {
-            let mut hasher = self.hasher.build_hasher();
-            line::fold(message.trim(), &mut |piece| hasher.write(piece));
-            hasher.finish()
-        };
-        let starts_traceback = message.starts_with("Traceback (most recent call last)");
-        // A template seen before weighs what it weighed then: lines that differ only in numbers
-        // say the same thing, so the markers are looked for once per template. Inside a
-        // traceback the place of a line matters, so it is weighed again there.
-        if !self.in_traceback
-            && !starts_traceback
-            && let Some(seen) = self.counts.get_mut(&key)
-        {
-            seen.0 = seen.0.saturating_add(1);
-        } else {
-            let weight = self.weigh(message, starts_traceback);
-            let room = self.counts.len() < MAX_TEMPLATES;
-            match self.counts.get_mut(&key) {
-                Some(seen) => {
-                    seen.0 = seen.0.saturating_add(1);
-                    seen.1 = seen.1.max(weight);
+    /// Cut `input` into blocks on this thread and read them on `self.threads` others.
+    fn read_in_parallel(
+        &mut self,
+        input: &mut impl BufRead,
+        source: usize,
+        cancelled: &dyn Fn() -> bool,
+    ) -> io::Result<Stream> {
+        let threads = self.threads;
+        let (salience, block_bytes) = (&self.salience, self.block_bytes);
+        let per_thread = MAX_TEMPLATES / threads;
+        // Two blocks waiting per thread keep every thread busy; blocks come back emptied to be
+        // filled again.
+        let (blocks, waiting) = mpsc::sync_channel::<Block>(2 * threads);
+        let waiting = Mutex::new(waiting);
+        let (give_back, returned) = mpsc::channel::<Vec<u8>>();
+        std::thread::scope(|scope| {
+            let readers: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (waiting, give_back) = (&waiting, give_back.clone());
+                    scope.spawn(move || {
+                        let mut tally = Tally::new(per_thread);
+                        loop {
+                            // The lock is held only until a block is taken.
+                            let next =
+                                waiting.lock().map_err(|_| ()).and_then(|rx| rx.recv().map_err(|_| ()));
+                            let Ok(block) = next else { break };
+                            tally.read_block(salience, &block);
+                            let _ = give_back.send(block.bytes);
+                        }
+                        tally
+                    })
+                })
+                .collect();
+            drop(give_back);
+            let stream = split::split(
+                input,
+                source,
+                block_bytes,
+                || returned.try_recv().unwrap_or_default(),
+                |block| blocks.send(block).is_ok() && !cancelled(),
+            );
+            drop(blocks);
+            for reader in readers {
+                match reader.join() {
+                    Ok(tally) => self.tally.merge(tally),
+                    Err(panic) => std::panic::resume_unwind(panic),
                 }
-                None if room => {
-                    self.counts.insert(key, (1, weight));
-                }
-                None => {}
             }
-            if weight > 0.0 {
-                let entry = self.candidates.entry(key).or_insert_with(|| Candidate {
-                    source,
-                    line: line_no,
-                    text: crate::text::one_line(line::clip(message.trim())),
-                    weight,
-                });
-                entry.weight = entry.weight.max(weight);
-                if self.candidates.len() > 2 * MAX_CANDIDATES {
-                    self.prune();
-                }
-            }
-        }
-        // The last lines, in buffers reused line after line.
-        let mut slot = if self.tail.len() == TAIL_LINES {
-            self.tail.pop_front().map(|(_, _, text)| text).unwrap_or_default()
-        } else {
-            String::new()
-        };
-        slot.clear();
-        slot.push_str(line::clip(message.trim()));
-        self.tail.push_back((source, line_no, slot));
-    }
-
-    /// The weight of `message` where it stands: a frame inside a traceback weighs less, the line
-    /// that ends one names the exception.
-    fn weigh(&mut self, message: &str, starts_traceback: bool) -> f32 {
-        let indented = message.starts_with([' ', '\t']);
-        let in_frame = self.in_traceback && indented;
-        let mut weight = self.salience.weigh(message, in_frame);
-        if self.in_traceback && !indented {
-            self.in_traceback = false;
-            if salience::is_exception_line(message.trim_start()) {
-                weight = weight.max(salience::EXCEPTION);
-            }
-        }
-        if starts_traceback {
-            self.in_traceback = true;
-        }
-        weight
-    }
-
-    /// Keep the weightiest candidates (ties: the first seen).
-    fn prune(&mut self) {
-        let mut all: Vec<(u64, Candidate)> = self.candidates.drain().collect();
-        all.sort_by(|a, b| b.1.weight.total_cmp(&a.1.weight).then(a.1.line.cmp(&b.1.line)));
-        all.truncate(MAX_CANDIDATES);
-        self.candidates.extend(all);
+            stream
+        })
     }
 
     /// The digest of everything read.
     pub fn finish(self) -> Digest {
-        let count_of = |key: &u64| u64::from(self.counts.get(key).map_or(1, |c| c.0));
+        let source_of = |i: usize| self.sources.get(i).cloned().unwrap_or_default();
         let mut scored: Vec<Evidence> = self
-            .candidates
-            .iter()
+            .tally
+            .candidates()
             .map(|(key, c)| {
-                let count = count_of(key);
+                let count = self.tally.count(key);
                 Evidence {
-                    source: self.sources.get(c.source).cloned().unwrap_or_default(),
-                    line: c.line,
+                    source: source_of(c.place.0),
+                    line: c.place.1,
                     text: c.text.clone(),
                     count,
                     score: c.weight * noise_factor(count),
@@ -294,11 +281,11 @@ impl LogReader {
         if evidence.is_empty() {
             let mut seen = std::collections::HashSet::new();
             evidence = self
-                .tail
-                .iter()
-                .filter(|(_, _, text)| seen.insert(text.clone()))
-                .map(|(source, line, text)| Evidence {
-                    source: self.sources.get(*source).cloned().unwrap_or_default(),
+                .tally
+                .tail()
+                .filter(|(_, text)| seen.insert(text.clone()))
+                .map(|((source, line), text)| Evidence {
+                    source: source_of(*source),
                     line: *line,
                     text: crate::text::one_line(text),
                     count: 1,
@@ -306,7 +293,7 @@ impl LogReader {
                 })
                 .collect();
         }
-        Digest { lines: self.lines, bytes: self.bytes, templates: self.counts.len(), evidence }
+        Digest { lines: self.lines, bytes: self.bytes, templates: self.tally.templates(), evidence }
     }
 }
 
@@ -316,41 +303,13 @@ fn noise_factor(count: u64) -> f32 {
     if count <= NOISE_FREE_COUNT { 1.0 } else { 1.0 / (1.0 + (count / NOISE_FREE_COUNT).ln()) }
 }
 
-/// Read one line into `buf` (its newline included), keeping at most [`MAX_LINE_BYTES`] of it;
-/// returns the bytes consumed (0 at the end of the input).
-fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let available = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(consumed);
-        }
-        let (chunk, done) = match memchr::memchr(b'\n', available) {
-            Some(i) => (&available[..=i], true),
-            None => (available, false),
-        };
-        let room = MAX_LINE_BYTES.saturating_sub(buf.len());
-        buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let n = chunk.len();
-        consumed += n;
-        input.consume(n);
-        if done {
-            return Ok(consumed);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn digest(text: &str) -> Digest {
         let mut reader = LogReader::new(["Stale file handle"]);
-        reader.read_text("<paste>", text);
+        reader.read_text("<paste>", text).unwrap();
         reader.finish()
     }
 
@@ -388,6 +347,72 @@ mod tests {
             "{d:#?}"
         );
         assert!(d.stood_out());
+    }
+
+    /// A noisy multi-rank log with a traceback at `at` (a share of its length) and another
+    /// exception inside a traceback, to test reading in blocks against reading in one pass.
+    fn noisy_log(lines: usize, at: f64) -> String {
+        let mut log = String::new();
+        let mut placed = false;
+        for step in 0..lines {
+            if !placed && step as f64 >= at * lines as f64 {
+                log.push_str("[rank5]: Traceback (most recent call last):\n");
+                log.push_str("[rank5]:   File \"train.py\", line 3, in <module>\n");
+                log.push('\n');
+                log.push_str("[rank5]:     raise RuntimeError(\"NCCL error\")\n");
+                log.push_str("[rank5]: RuntimeError: NCCL communicator was aborted on rank 5.\n");
+                placed = true;
+            }
+            log.push_str(&format!("[rank{}]: step {step} loss 2.{step} lr 3e-4\n", step % 64));
+            match step % 97 {
+                0 => log.push_str("[rank1]: /x/torch/utils.py:12: UserWarning: TypedStorage is deprecated\n"),
+                1 => log.push_str(&format!(
+                    "[W socket.cpp:{step}] [c10d] The client socket has failed to connect\n"
+                )),
+                2 => log.push_str(&format!(
+                    " {}%|███▌      | {step}/1000 [00:10<00:12]\r 50%|█████| 5/10\n",
+                    step % 100
+                )),
+                3 => log.push_str("mv: cannot move 'ckpt': Stale file handle\n"),
+                _ => {}
+            }
+        }
+        log
+    }
+
+    #[test]
+    fn reading_in_blocks_on_threads_gives_the_digest_of_one_pass() {
+        for (lines, at) in [(3000, 0.05), (3000, 0.5), (3000, 0.999), (200, 0.3)] {
+            let log = noisy_log(lines, at);
+            let read = |threads: usize, block: usize| {
+                let mut reader = LogReader::new(["Stale file handle"]).with_threads(threads, block);
+                reader.read("job.log", log.as_bytes()).unwrap();
+                reader.read_text("<paste>", "ERROR: second input\nok\n").unwrap();
+                reader.finish()
+            };
+            let one_pass = read(1, usize::MAX);
+            assert!(
+                one_pass.evidence[0].text.starts_with("RuntimeError: NCCL communicator"),
+                "{one_pass:#?}"
+            );
+            for (threads, block) in [(1, 64), (2, 100), (3, 4096), (4, 1 << 20)] {
+                assert_eq!(
+                    read(threads, block),
+                    one_pass,
+                    "{lines} lines, failure at {at}, {threads} threads of {block}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_read_ends_with_interrupted() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let mut reader = LogReader::new([]).with_threads(2, 64).cancelled_by(flag);
+        let log = noisy_log(2000, 0.5);
+        let error = reader.read("job.log", log.as_bytes()).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::Interrupted);
+        assert!(reader.finish().lines < 2000);
     }
 
     #[test]

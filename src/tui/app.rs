@@ -33,6 +33,7 @@ use super::{
     input::Input,
     keymap::{self, Action, Context},
     layout::{self, Layout},
+    paste::{LogJob, PastedLog},
     session::Session,
     worker::{Breakdown, Dimension, Request, Response, Suggestion},
 };
@@ -40,7 +41,6 @@ use crate::{
     corpus::{Case, FacetKind, Library, model::PartialDate},
     filter::{FacetFilter, Filters},
     graph::Graph,
-    logs::LogReader,
     numbers::thousands,
 };
 
@@ -86,6 +86,8 @@ pub enum Effect {
     /// Put a case id or a source's address on the clipboard (OSC 52); the loop reports back
     /// with `App::copy_finished`.
     Copy(Clip),
+    /// Read a pasted log on a thread of its own; the loop sends back `Msg::LogRead`.
+    ReadLog(LogJob),
 }
 
 /// Which part of the screen takes the keys.
@@ -353,6 +355,10 @@ pub struct App {
     /// The search box holds the lines a pasted log was read down to: searched as a log (no
     /// inline syntax, no typo corrections) until it is cleared.
     input_is_log: bool,
+    /// The pasted log being read, if any; its answer replaces the search box.
+    reading: Option<LogJob>,
+    /// Pastes read as logs so far (each job's id).
+    pasted_logs: u64,
     saved: Option<Session>,
     dirty: bool,
     picker_kind: FacetKind,
@@ -393,6 +399,8 @@ impl App {
             restore_selection: None,
             show_weaker: false,
             input_is_log: false,
+            reading: None,
+            pasted_logs: 0,
             saved: None,
             dirty: true,
             picker_kind: FacetKind::Component,
@@ -651,6 +659,7 @@ impl App {
             Msg::Progress(progress) => self.load_progress(progress),
             Msg::Loaded(loaded) => self.load_finished(*loaded),
             Msg::GraphBuilt(library, graph) => self.graph_built(&library, *graph),
+            Msg::LogRead(read) => self.log_read(*read),
         };
         let session = self.session();
         if self.saved.as_ref() != Some(&session) && !effects.contains(&Effect::Quit) {
@@ -769,6 +778,9 @@ impl App {
             self.dirty = true;
         }
         let edited = changed && input.text() != before.text();
+        if edited {
+            self.stop_reading();
+        }
         // Only single-key edits hold the case pane: a word deleted or a line cleared shows the
         // new best match at once.
         if edited && matches!(action, Action::Insert(_) | Action::Backspace | Action::Delete) {
@@ -794,15 +806,9 @@ impl App {
             Some(Overlay::Help(_)) => Vec::new(),
             None => {
                 self.focus = Focus::Search;
+                self.stop_reading();
                 if is_log(text) {
-                    if text.len() <= MAX_PASTED_LOG {
-                        return self.paste_log(text);
-                    }
-                    self.note = Some(Note {
-                        text: "a pasted log over 2 MiB is searched as it is; incidex triage FILE reads logs of any size"
-                            .into(),
-                        error: false,
-                    });
+                    return self.read_pasted_log(text);
                 }
                 self.input.insert_str(text);
                 self.query_changed()
@@ -810,15 +816,28 @@ impl App {
         }
     }
 
-    /// A pasted log (several lines): read down to the lines that carry its failure, as
-    /// `incidex triage` reads one; those lines become the search, and a note says how many were
-    /// read and which stood out.
-    fn paste_log(&mut self, text: &str) -> Vec<Effect> {
-        // Terminals send a paste's line breaks as CR.
-        let text = text.replace("\r\n", "\n").replace('\r', "\n");
-        let mut reader = LogReader::new(self.library.taxonomy.signatures());
-        reader.read_text("<paste>", &text);
-        let digest = reader.finish();
+    /// A pasted log (several lines) is read on a thread of its own, as `incidex triage` reads
+    /// one, while the UI goes on; the note says so until [`App::log_read`] has the answer.
+    fn read_pasted_log(&mut self, text: &str) -> Vec<Effect> {
+        self.pasted_logs += 1;
+        let job = LogJob::new(self.pasted_logs, text.to_string(), self.library.clone());
+        self.note = Some(Note {
+            text: format!("reading the pasted log ({})… Esc stops", crate::numbers::bytes(job.len() as u64)),
+            error: false,
+        });
+        self.reading = Some(job.clone());
+        vec![Effect::ReadLog(job)]
+    }
+
+    /// The pasted log was read: the lines that stood out become the search, and the note says
+    /// how many lines were read and which stood out. The answer to a paste the user has moved on
+    /// from is dropped.
+    fn log_read(&mut self, read: PastedLog) -> Vec<Effect> {
+        if self.reading.as_ref().is_none_or(|job| job.id != read.id) {
+            return Vec::new();
+        }
+        self.reading = None;
+        let digest = read.digest;
         let used: Vec<&str> = digest.evidence.iter().map(|e| e.text.as_str()).collect();
         self.input = Input::new(&used.join(" "));
         self.input_is_log = true;
@@ -829,11 +848,25 @@ impl App {
         };
         let what = if digest.stood_out() {
             format!("{} stood out ({})", lines.len(), lines.join(", "))
+        } else if lines.is_empty() {
+            "nothing in it to search".to_string()
         } else {
             format!("none stood out, searching the last {} ({})", lines.len(), lines.join(", "))
         };
         self.note = Some(Note { text: format!("pasted log: {read} read; {what}"), error: false });
         self.query_changed()
+    }
+
+    /// Stop reading a pasted log (the user typed, pasted again or pressed Esc); whether one was
+    /// being read.
+    fn stop_reading(&mut self) -> bool {
+        let Some(job) = self.reading.take() else { return false };
+        job.cancel();
+        self.dirty = true;
+        if self.note.as_ref().is_some_and(|n| n.text.starts_with("reading the pasted log")) {
+            self.note = None;
+        }
+        true
     }
 
     fn cycle_focus(&mut self, step: isize) {
@@ -851,6 +884,10 @@ impl App {
     }
 
     fn back(&mut self) -> Vec<Effect> {
+        if self.focus == Focus::Search && self.stop_reading() {
+            self.note = Some(Note { text: "stopped reading the pasted log".into(), error: false });
+            return Vec::new();
+        }
         match self.focus {
             Focus::Search if !self.input.is_empty() => {
                 self.input.clear();
@@ -1428,11 +1465,6 @@ impl App {
 fn add(base: usize, step: isize) -> usize {
     if step < 0 { base.saturating_sub(step.unsigned_abs()) } else { base.saturating_add(step.unsigned_abs()) }
 }
-
-/// The largest paste read as a log, on the UI thread between two frames (a few milliseconds in a
-/// release build); a larger one goes into the search box as it is, and the note points at
-/// `incidex triage FILE`, which streams logs of any size.
-const MAX_PASTED_LOG: usize = 2 << 20;
 
 /// Whether a paste is a log rather than a sentence: two lines or more with words on them.
 fn is_log(text: &str) -> bool {
@@ -2060,8 +2092,19 @@ mod tests {
         assert_eq!(app.focus, Focus::Search);
     }
 
+    /// The log-reading jobs among `effects`.
+    fn read_jobs(effects: &[Effect]) -> Vec<LogJob> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::ReadLog(job) => Some(job.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
-    fn a_pasted_log_is_read_down_to_the_lines_that_stood_out() {
+    fn a_pasted_log_is_read_apart_down_to_the_lines_that_stood_out() {
         let mut app = started((80, 24));
         app.update(key(KeyCode::Esc));
         let mut log = String::new();
@@ -2070,7 +2113,13 @@ mod tests {
         }
         log.push_str("[rank3]: RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error.\r");
         log.push_str("[rank3]: step 501 loss 2.0\r\x1b[2J");
-        let request = searches(&app.update(Msg::Paste(log))).pop().unwrap();
+        let effects = app.update(Msg::Paste(log));
+        assert!(searches(&effects).is_empty(), "nothing is searched before the log is read");
+        let job = read_jobs(&effects).pop().expect("the paste is read apart");
+        let note = app.note.as_ref().map(|n| n.text.clone()).unwrap_or_default();
+        assert!(note.starts_with("reading the pasted log (") && note.contains(" KB)… Esc stops"), "{note}");
+        let read = job.run().expect("read");
+        let request = searches(&app.update(Msg::LogRead(Box::new(read)))).pop().unwrap();
         assert!(request.log, "a log is searched as a log: no inline syntax, no typo corrections");
         assert_eq!(
             request.input,
@@ -2078,16 +2127,41 @@ mod tests {
         );
         let note = app.note.as_ref().map(|n| n.text.clone()).unwrap_or_default();
         assert_eq!(note, "pasted log: 503 lines read; 1 stood out (L501)");
-        // A paste too large to read between two frames goes in as it is, and says so.
-        app.update(key(KeyCode::Esc));
-        let huge = "NCCL WARN Timeout on ring 3\r".repeat(MAX_PASTED_LOG / 20);
-        let request = searches(&app.update(Msg::Paste(huge))).pop().unwrap();
-        assert!(!request.log && request.input.starts_with("NCCL WARN Timeout on ring 3 NCCL"));
-        assert!(app.note.as_ref().is_some_and(|n| n.text.contains("incidex triage FILE")));
         // Clearing the box ends the log: the next words are a sentence again.
         app.update(key(KeyCode::Esc));
         let typed = searches(&app.update(key(KeyCode::Char('x')))).pop().unwrap();
         assert!(!typed.log);
+    }
+
+    #[test]
+    fn a_paste_the_user_moved_on_from_is_cancelled_and_its_answer_dropped() {
+        let mut app = started((80, 24));
+        app.update(key(KeyCode::Esc));
+        let log = "NCCL WARN Timeout on ring 3\r".repeat(1000);
+        // Typed over: the job is cancelled, a late answer changes nothing.
+        let first = read_jobs(&app.update(Msg::Paste(log.clone()))).pop().unwrap();
+        let finished = first.run().unwrap();
+        app.update(key(KeyCode::Char('x')));
+        assert_eq!(first.run(), None, "typing cancels the reading");
+        assert!(app.update(Msg::LogRead(Box::new(finished))).is_empty());
+        assert_eq!(app.input.text(), "x");
+        // Pasted again: only the latest paste's answer is taken.
+        app.update(key(KeyCode::Esc));
+        let older = read_jobs(&app.update(Msg::Paste(log.clone()))).pop().unwrap();
+        let newer = read_jobs(&app.update(Msg::Paste(format!("{log}ERROR: disk full\r")))).pop().unwrap();
+        assert_eq!(older.run(), None);
+        assert!(
+            app.update(Msg::LogRead(Box::new(PastedLog { id: older.id, digest: Default::default() })))
+                .is_empty()
+        );
+        let request = searches(&app.update(Msg::LogRead(Box::new(newer.run().unwrap())))).pop().unwrap();
+        assert!(request.input.contains("ERROR: disk full"), "{}", request.input);
+        // Esc while reading stops it and says so.
+        app.update(key(KeyCode::Esc));
+        let job = read_jobs(&app.update(Msg::Paste(log))).pop().unwrap();
+        assert!(app.update(key(KeyCode::Esc)).iter().all(|e| matches!(e, Effect::Save(_))));
+        assert_eq!(job.run(), None);
+        assert_eq!(app.note.as_ref().map(|n| n.text.as_str()), Some("stopped reading the pasted log"));
     }
 
     #[test]

@@ -59,6 +59,8 @@ pub enum Msg {
     LoadFailed(String),
     /// The graph of a large library, built on a thread of its own (see `app::GRAPH_APART_FROM`).
     GraphBuilt(Arc<Library>, Box<Graph>),
+    /// A pasted log was read on a thread of its own (see `paste`).
+    LogRead(Box<super::paste::PastedLog>),
 }
 
 /// The signals the UI handles.

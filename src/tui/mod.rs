@@ -23,6 +23,7 @@ pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod loader;
+pub mod paste;
 pub mod session;
 pub mod style;
 pub mod terminal;
@@ -200,6 +201,28 @@ fn build_graph_apart(library: &Arc<Library>, msgs: &mpsc::Sender<Msg>) {
     drop(built);
 }
 
+/// Read a pasted log on a thread of its own; its answer comes back as a message (none when the
+/// app cancels the job first). Without a thread, the paste is read here: slower to answer, but
+/// read.
+fn read_log_apart(job: paste::LogJob, msgs: &mpsc::Sender<Msg>) {
+    let send = {
+        let msgs = msgs.clone();
+        move |job: &paste::LogJob| {
+            if let Some(read) = job.run() {
+                let _ = msgs.send(Msg::LogRead(Box::new(read)));
+            }
+        }
+    };
+    let apart = job.clone();
+    let spawned = std::thread::Builder::new().name("incidex-paste".into()).spawn({
+        let send = send.clone();
+        move || send(&apart)
+    });
+    if spawned.is_err() {
+        send(&job);
+    }
+}
+
 /// Wait up to `wait` for the loader: the library when it is in by then, else the last progress
 /// heard; an error when the loader failed.
 fn wait_for_load(
@@ -298,10 +321,11 @@ fn run_ui(
     let mut searches = Searches::start(search, library.clone(), tx.clone())?;
     build_graph_apart(&library, &tx);
     if loading.is_none() {
-        // Nothing will switch: the channel closes when the input and signal threads end.
+        // Nothing will switch.
         searches.msgs = None;
     }
-    drop(tx);
+    // For the threads that read pasted logs.
+    let log_msgs = tx;
 
     let options = Options { mouse: settings.mouse, resume, note, date: crate::clock::today(), loading };
     let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
@@ -372,6 +396,7 @@ fn run_ui(
                     let written = copy_to_clipboard(&mut terminal, &clip.text);
                     app.copy_finished(&clip, written);
                 }
+                Effect::ReadLog(job) => read_log_apart(job, &log_msgs),
             }
         }
         // Give the search a moment to answer so this frame shows its results; keep handling

@@ -1,0 +1,346 @@
+//! Cutting an input into blocks of whole lines, so that several threads can read one log.
+//!
+//! [`split`] reads a stream to its end and hands out [`Block`]s of about a given size, each cut
+//! after a newline, each numbered (the lines before it) and each carrying the one piece of
+//! state a line's weight depends on beyond its own text: whether it starts inside a Python
+//! traceback. That state is found by looking back from the end of the block to its last line
+//! that decides it ([`traceback_after`]), so a block can be read on any thread, in any order,
+//! and weigh every line exactly as reading the whole log in one pass would.
+//!
+//! A line longer than [`MAX_LINE_BYTES`] keeps its first bytes; the rest is skipped as it
+//! streams by, so memory stays bounded by the block size whatever the input.
+
+use std::{
+    borrow::Cow,
+    io::{self, BufRead},
+};
+
+use super::line;
+
+/// Bytes of a line read at most; the rest of a longer line is skipped.
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// What a Python traceback starts with.
+pub const TRACEBACK: &str = "Traceback (most recent call last)";
+
+/// Whole lines of one input.
+#[derive(Debug)]
+pub struct Block {
+    /// Which input (an index the reader gave it).
+    pub source: usize,
+    /// Lines of the input before this block (its first line is number `lines_before + 1`).
+    pub lines_before: u64,
+    /// Whether the block starts inside a traceback.
+    pub in_traceback: bool,
+    /// The lines, each ending in a newline but perhaps the input's last; a line is at most
+    /// [`MAX_LINE_BYTES`] long where it crossed a read, and is cut there by [`lines`] otherwise.
+    pub bytes: Vec<u8>,
+}
+
+/// The lines of `bytes` without their newlines, each cut to [`MAX_LINE_BYTES`]; the last needs
+/// no newline. No bytes is no line, one newline is one (empty) line.
+pub fn lines(bytes: &[u8]) -> Lines<'_> {
+    Lines { rest: bytes }
+}
+
+/// The number of lines in `bytes` (as [`lines`] counts them), without looking at them.
+pub fn count_lines(bytes: &[u8]) -> u64 {
+    let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    newlines + u64::from(bytes.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// See [`lines`]: found with `memchr`, from either end.
+#[derive(Debug, Clone)]
+pub struct Lines<'a> {
+    rest: &'a [u8],
+}
+
+fn cut(line: &[u8]) -> &[u8] {
+    &line[..line.len().min(MAX_LINE_BYTES)]
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (line, rest) = match memchr::memchr(b'\n', self.rest) {
+            Some(i) => (&self.rest[..i], &self.rest[i + 1..]),
+            None => (self.rest, &self.rest[self.rest.len()..]),
+        };
+        self.rest = rest;
+        Some(cut(line))
+    }
+}
+
+impl<'a> DoubleEndedIterator for Lines<'a> {
+    fn next_back(&mut self) -> Option<&'a [u8]> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        // The last line ends at the end, or at a final newline.
+        let body = self.rest.strip_suffix(b"\n").unwrap_or(self.rest);
+        let (rest, line) = match memchr::memrchr(b'\n', body) {
+            Some(i) => (&self.rest[..=i], &body[i + 1..]),
+            None => (&self.rest[..0], body),
+        };
+        self.rest = rest;
+        Some(cut(line))
+    }
+}
+
+/// The records of a line: its text (invalid UTF-8 replaced) without its line ending, split at
+/// carriage returns (a progress bar rewrites its line with them: each part is a record).
+pub fn text(line: &[u8]) -> Cow<'_, str> {
+    // Valid UTF-8 (nearly every line) is checked by the quicker path.
+    if let Ok(text) = std::str::from_utf8(line) {
+        return Cow::Borrowed(text.trim_end_matches(['\n', '\r']));
+    }
+    match String::from_utf8_lossy(line) {
+        Cow::Borrowed(s) => Cow::Borrowed(s.trim_end_matches(['\n', '\r'])),
+        Cow::Owned(s) => Cow::Owned(s.trim_end_matches(['\n', '\r']).to_string()),
+    }
+}
+
+/// What a record does to the traceback state: `None` when it leaves it as it was (it says
+/// nothing, or it is indented: a frame), else whether a traceback is open after it (a line at
+/// the margin ends one, and may start the next).
+pub fn traceback_transition(message: &str) -> Option<bool> {
+    if message.trim().is_empty() || message.starts_with([' ', '\t']) {
+        return None;
+    }
+    Some(message.starts_with(TRACEBACK))
+}
+
+/// Whether a traceback is open after the lines of `bytes`, given whether one was before them.
+/// Looks back from the last line, and usually stops there.
+pub fn traceback_after(bytes: &[u8], before: bool) -> bool {
+    for line in lines(bytes).rev() {
+        for record in text(line).rsplit('\r') {
+            let clean = line::strip_escapes(record);
+            if let Some(open) = traceback_transition(line::message(&clean)) {
+                return open;
+            }
+        }
+    }
+    before
+}
+
+/// Read `input` to its end as blocks of whole lines of about `block_bytes` each, passing each
+/// to `deliver` (which returns `false` to stop early: the reading was cancelled). Block
+/// buffers come from `spare` (an empty `Vec` when none is left over). Returns the lines and
+/// the bytes read.
+pub fn split(
+    input: &mut impl BufRead,
+    source: usize,
+    block_bytes: usize,
+    mut spare: impl FnMut() -> Vec<u8>,
+    mut deliver: impl FnMut(Block) -> bool,
+) -> io::Result<Stream> {
+    let block_bytes = block_bytes.max(1);
+    let mut stream = Stream::default();
+    let mut in_traceback = false;
+    let mut block = Builder::new(spare());
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            break;
+        }
+        // Up to a newline: the last one within the room left in the block, else the first one
+        // past it; without any, the whole (a long line crossing reads).
+        let room = block_bytes.saturating_sub(block.bytes.len()).max(1);
+        let end = match memchr::memrchr(b'\n', &available[..available.len().min(room)]) {
+            Some(i) => Some(i),
+            None if available.len() > room => memchr::memchr(b'\n', &available[room..]).map(|i| room + i),
+            None => None,
+        };
+        let taken = end.map_or(available.len(), |i| i + 1);
+        block.push(&available[..taken]);
+        input.consume(taken);
+        stream.bytes += taken as u64;
+        if block.bytes.len() >= block_bytes && block.at_line_end() {
+            let full = block.take(spare());
+            let lines = count_lines(&full);
+            let starts_in_traceback = in_traceback;
+            in_traceback = traceback_after(&full, in_traceback);
+            let done =
+                Block { source, lines_before: stream.lines, in_traceback: starts_in_traceback, bytes: full };
+            stream.lines += lines;
+            if !deliver(done) {
+                stream.stopped = true;
+                return Ok(stream);
+            }
+        }
+    }
+    if !block.bytes.is_empty() {
+        let last = block.take(Vec::new());
+        let lines = count_lines(&last);
+        let done = Block { source, lines_before: stream.lines, in_traceback, bytes: last };
+        stream.lines += lines;
+        stream.stopped = !deliver(done);
+    }
+    Ok(stream)
+}
+
+/// What [`split`] read.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Stream {
+    /// Lines read.
+    pub lines: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Whether the reader was told to stop before the end.
+    pub stopped: bool,
+}
+
+/// A block being filled: lines copied in, a line too long cut at [`MAX_LINE_BYTES`].
+struct Builder {
+    bytes: Vec<u8>,
+    /// Where the line being copied started.
+    line_start: usize,
+}
+
+impl Builder {
+    fn new(bytes: Vec<u8>) -> Builder {
+        let mut bytes = bytes;
+        bytes.clear();
+        Builder { bytes, line_start: 0 }
+    }
+
+    /// Whether the block ends with a whole line.
+    fn at_line_end(&self) -> bool {
+        self.line_start == self.bytes.len()
+    }
+
+    /// Append `piece` of the input: the rest of the line being copied (cut to its limit), whole
+    /// lines in one copy (cut later by [`lines`]), and the start of the next.
+    fn push(&mut self, piece: &[u8]) {
+        let Some(first) = memchr::memchr(b'\n', piece) else {
+            self.push_part(piece);
+            return;
+        };
+        self.push_part(&piece[..first]);
+        self.bytes.push(b'\n');
+        let rest = &piece[first + 1..];
+        let whole = memchr::memrchr(b'\n', rest).map_or(0, |i| i + 1);
+        self.bytes.extend_from_slice(&rest[..whole]);
+        self.line_start = self.bytes.len();
+        self.push_part(&rest[whole..]);
+    }
+
+    /// Part of the line being copied, as much of it as its limit leaves room for.
+    fn push_part(&mut self, part: &[u8]) {
+        let room = MAX_LINE_BYTES.saturating_sub(self.bytes.len() - self.line_start);
+        self.bytes.extend_from_slice(&part[..part.len().min(room)]);
+    }
+
+    /// The block so far, this builder starting again on `fresh`.
+    fn take(&mut self, fresh: Vec<u8>) -> Vec<u8> {
+        let mut fresh = fresh;
+        fresh.clear();
+        self.line_start = 0;
+        std::mem::replace(&mut self.bytes, fresh)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocks(input: &[u8], block_bytes: usize, capacity: usize) -> (Vec<Block>, Stream) {
+        let mut out = Vec::new();
+        let mut reader = io::BufReader::with_capacity(capacity, input);
+        let stream = split(&mut reader, 0, block_bytes, Vec::new, |b| {
+            out.push(b);
+            true
+        })
+        .unwrap();
+        (out, stream)
+    }
+
+    #[test]
+    fn blocks_hold_whole_lines_and_count_them() {
+        let input: Vec<u8> = (0..1000).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
+        for (block_bytes, capacity) in [(64, 16), (100, 4096), (1 << 20, 8), (7, 7)] {
+            let (blocks, stream) = blocks(&input, block_bytes, capacity);
+            assert_eq!(stream, Stream { lines: 1000, bytes: input.len() as u64, stopped: false });
+            let joined: Vec<u8> = blocks.iter().flat_map(|b| b.bytes.clone()).collect();
+            assert_eq!(joined, input, "{block_bytes} {capacity}");
+            let mut before = 0;
+            for b in &blocks {
+                assert!(b.bytes.ends_with(b"\n"));
+                assert_eq!(b.lines_before, before);
+                let first = lines(&b.bytes).next().unwrap();
+                assert_eq!(first, format!("line {before}").as_bytes());
+                before += lines(&b.bytes).count() as u64;
+            }
+            if block_bytes < 100 {
+                assert!(blocks.len() > 10, "{block_bytes} {capacity}: {}", blocks.len());
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_line_needs_no_newline_and_an_empty_line_counts() {
+        assert_eq!(lines(b"").count(), 0);
+        assert_eq!(lines(b"\n").collect::<Vec<_>>(), [b""]);
+        assert_eq!(lines(b"a\n\nb").collect::<Vec<_>>(), [&b"a"[..], b"", b"b"]);
+        for bytes in [&b""[..], b"\n", b"\n\n", b"a", b"a\n", b"a\n\nb", b"a\n\nb\n", b"\na"] {
+            let forward: Vec<&[u8]> = lines(bytes).collect();
+            let mut backward: Vec<&[u8]> = lines(bytes).rev().collect();
+            backward.reverse();
+            assert_eq!(forward, backward, "{bytes:?}");
+            assert_eq!(count_lines(bytes), forward.len() as u64, "{bytes:?}");
+        }
+        let (_, stream) = blocks(b"a\n\nb", 1, 2);
+        assert_eq!(stream.lines, 3);
+    }
+
+    #[test]
+    fn a_long_line_is_cut_and_memory_stays_bounded() {
+        let mut input = vec![b'x'; MAX_LINE_BYTES * 5];
+        input.extend_from_slice(b"\nERROR: after\n");
+        let (parts, stream) = blocks(&input, 1 << 10, 1 << 12);
+        assert_eq!(stream.lines, 2);
+        assert!(parts.iter().all(|b| b.bytes.len() <= MAX_LINE_BYTES + (1 << 12) + 1), "bounded");
+        let all: Vec<&[u8]> = parts.iter().flat_map(|b| lines(&b.bytes)).collect();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].len(), MAX_LINE_BYTES);
+        assert_eq!(all[1], b"ERROR: after");
+        // Within one read too.
+        let (whole, _) = blocks(&input, 1 << 30, 1 << 30);
+        assert_eq!(lines(&whole[0].bytes).next().unwrap().len(), MAX_LINE_BYTES);
+    }
+
+    #[test]
+    fn each_block_knows_whether_it_starts_inside_a_traceback() {
+        let input = "step 1\n[rank0]: Traceback (most recent call last):\n[rank0]:   File \"a.py\", line 1\n\n\
+                     [rank0]:     f()\nValueError: bad\nstep 2\nTraceback (most recent call last):\n  File \"b\"\n";
+        let (blocks, _) = blocks(input.as_bytes(), 1, 1);
+        let open: Vec<bool> = blocks.iter().map(|b| b.in_traceback).collect();
+        // Each line is a block: the state before each line.
+        assert_eq!(open, [false, false, true, true, true, true, false, false, true]);
+        assert!(traceback_after(b"  File \"x\"\n", true));
+        assert!(!traceback_after(b"  File \"x\"\n", false));
+        assert!(!traceback_after(b"Traceback (most recent call last):\rdone\n", false));
+    }
+
+    #[test]
+    fn a_cancelled_read_stops_early() {
+        let input: Vec<u8> = (0..1000).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
+        let mut seen = 0;
+        let stream = split(&mut &input[..], 0, 100, Vec::new, |_| {
+            seen += 1;
+            seen < 3
+        })
+        .unwrap();
+        assert!(stream.stopped);
+        assert_eq!(seen, 3);
+    }
+}
