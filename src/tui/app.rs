@@ -422,7 +422,31 @@ impl App {
         if app.loading.is_some() {
             app.pending_resume = app.saved.clone();
         }
+        app.show_library_order();
         (app, effects)
+    }
+
+    /// Before the engine answers the first query, show what its answer will list when nothing
+    /// is typed or filtered: every case in the library's own order, newest first (the engine's
+    /// `unranked`). So the first frame needs nothing but the library in memory. The engine's
+    /// answer to the same generation then adds the summary and the breakdown and keeps the
+    /// selection; the test `the_first_frame_lists_what_the_engine_answers` holds the two equal.
+    /// A resumed selection is left to the engine, which locates it.
+    fn show_library_order(&mut self) {
+        if !self.input.is_empty() || !self.filters.is_empty() || self.restore_selection.is_some() {
+            return;
+        }
+        let total = self.library.cases.len();
+        self.results = Results {
+            generation: self.generation,
+            loaded: true,
+            total,
+            hits: (0..total.min(PAGE)).collect(),
+            ..Results::default()
+        };
+        // Listed: nothing for the first frame to wait for.
+        self.awaiting = false;
+        self.clamp_detail();
     }
 
     /// Whether the right pane is holding on to the case it showed while keys are typed into
@@ -1702,7 +1726,36 @@ mod tests {
         assert_eq!(requests.len(), 1);
         assert_eq!((requests[0].input.as_str(), requests[0].offset, requests[0].limit), ("", 0, PAGE));
         assert_eq!(app.focus, Focus::Search);
-        assert!(app.awaiting_results());
+        // The library's own order is listed meanwhile (see `App::show_library_order`).
+        assert!(!app.awaiting_results() && app.results.loaded);
+    }
+
+    #[test]
+    fn the_first_frame_lists_what_the_engine_answers() {
+        let (mut app, effects) = App::new(library(), (120, 40), Options::default());
+        let before = (app.results.total, app.results.hits.clone(), app.case_view.case);
+        assert!(before.0 > 0 && !before.1.is_empty() && before.2 == Some(0), "{before:?}");
+        let request = searches(&effects).pop().unwrap();
+        let engine = crate::tui::worker::Searcher::new(app.library.clone());
+        let response = engine.run(&request);
+        assert_eq!((response.total, &response.hits), (before.0, &before.1), "the engine lists the same");
+        app.update(Msg::Searched(Box::new(response)));
+        assert!(!app.results.summary.is_empty(), "the engine's answer is taken: it adds the summary");
+        assert_eq!((app.results.total, app.results.hits.clone(), app.case_view.case), before);
+    }
+
+    #[test]
+    fn the_first_frame_waits_for_the_engine_when_a_query_or_selection_is_resumed() {
+        let session = |query: &str, selected: Option<&str>| Session {
+            query: query.into(),
+            selected: selected.map(String::from),
+            ..Session::default()
+        };
+        for resumed in [session("nccl", None), session("", Some("whatever-id"))] {
+            let options = Options { resume: Some(resumed.clone()), ..Options::default() };
+            let (app, _) = App::new(library(), (120, 40), options);
+            assert!(app.awaiting_results() && !app.results.loaded, "{resumed:?}");
+        }
     }
 
     #[test]
