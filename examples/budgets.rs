@@ -122,8 +122,12 @@ fn main() -> ExitCode {
         let shares: Vec<String> =
             regions.iter().map(|(name, cells)| format!("{name} {}%", cells * 100 / total)).collect();
         let sent: usize = bytes.iter().sum();
+        let over = bytes.iter().filter(|&&b| b > 1024).count();
         println!(
-            "    cells changed by region: {}; {:.1} bytes written per changed cell",
+            "    {} B in all for {} keys, {over} of them over 1 KiB; cells changed by region: {}; {:.1} bytes \
+             written per changed cell",
+            thousands(sent),
+            bytes.len(),
             shares.join(", "),
             sent as f64 / total as f64
         );

@@ -16,6 +16,12 @@
 //! `--phases` (first argument) instead times the steps of one start in this process, through the
 //! library's API, on the cache under `$XDG_CACHE_HOME` (the first run fills it): listing,
 //! fingerprint, opening the cache entry, the engine, the first search, dropping it all.
+//!
+//! `--tui` times, the same way, what the terminal UI does on the bundled library before its
+//! first frame (what `examples/budgets.rs` times end to end in a pseudo-terminal): open the
+//! baked library, parse the taxonomy (part of opening it), build the app (the graph and the
+//! selected case's document), draw the first frame into a 120×40 buffer, and, for comparison,
+//! build the engine and answer the empty query, which the first frame no longer waits for.
 
 use std::{
     path::{Path, PathBuf},
@@ -117,10 +123,74 @@ fn phases(dirs: &[PathBuf]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The steps before the terminal UI's first frame on the bundled library, in this process.
+fn tui_phases() -> ExitCode {
+    use std::sync::Arc;
+
+    use incidex::{
+        corpus::{bundled, load::load_taxonomy},
+        taxonomy::Taxonomy,
+        theme::{ColorDepth, Theme},
+        tui::{
+            app::{App, Options},
+            style::Styles,
+            ui,
+        },
+    };
+    use ratatui::{Terminal, backend::TestBackend};
+    let step =
+        |what: &str, start: Instant| println!("{what:<40} {:>8.2} ms", start.elapsed().as_secs_f64() * 1e3);
+    let all = Instant::now();
+    let t = Instant::now();
+    let Ok((library, prebuilt)) = incidex::embedded::open() else {
+        eprintln!("startup: the bundled library does not open");
+        return ExitCode::FAILURE;
+    };
+    step(&format!("open the baked library ({} cases)", library.cases.len()), t);
+    let t = Instant::now();
+    let _ = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
+    step("  of which: parse the taxonomy", t);
+    let t = Instant::now();
+    let _ = load_taxonomy(&[]);
+    step("  load_taxonomy (the same, as opening does)", t);
+    let library = Arc::new(library);
+    let t = Instant::now();
+    let (mut app, _) = App::new(library.clone(), (120, 40), Options::default());
+    step("App::new (graph, first case's document)", t);
+    let Some(theme) = Theme::bundled("default") else { return ExitCode::FAILURE };
+    let styles = Styles::new(&theme, ColorDepth::Ansi256);
+    let Ok(mut terminal) = Terminal::new(TestBackend::new(120, 40));
+    let t = Instant::now();
+    app.take_dirty();
+    let _ = terminal.draw(|f| ui::render(f, &app, &styles));
+    step("first frame, drawn into a buffer", t);
+    step("total before the first frame", all);
+    let t = Instant::now();
+    let searcher = incidex::tui::loader::Search::Unbuilt(Box::new(prebuilt)).into_searcher(library);
+    step("engine (not waited for)", t);
+    let t = Instant::now();
+    let request = incidex::tui::worker::Request {
+        generation: 1,
+        input: String::new(),
+        filters: incidex::filter::Filters::default(),
+        offset: 0,
+        limit: incidex::tui::app::PAGE,
+        locate: None,
+        all: false,
+        log: false,
+    };
+    let _ = searcher.run(&request);
+    step("the empty query (not waited for)", t);
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let mut dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if dirs.first().is_some_and(|d| d.as_os_str() == "--phases") {
         return phases(&dirs.split_off(1));
+    }
+    if dirs.first().is_some_and(|d| d.as_os_str() == "--tui") {
+        return tui_phases();
     }
     if dirs.is_empty() {
         eprintln!("usage: cargo run --release --example startup -- LIBRARY_DIR...");

@@ -368,6 +368,18 @@ pub struct App {
     /// Whether the right pane keeps the case it shows while the search box is typed into (see
     /// [`App::typing_paused`]).
     held: bool,
+    /// The case list as it was when the hold began: drawn instead of the newest results while
+    /// `held` (see [`App::list_shown`]).
+    held_list: Option<HeldList>,
+}
+
+/// The case list as shown when typing began, kept for [`App::list_shown`].
+#[derive(Debug)]
+struct HeldList {
+    /// The library its hits index into (a library switched to meanwhile is not drawn with it).
+    library: Arc<Library>,
+    results: Results,
+    list: ListView,
 }
 
 impl App {
@@ -408,6 +420,7 @@ impl App {
             graph: OnceLock::new(),
             date: options.date,
             held: false,
+            held_list: None,
         };
         if let Some(session) = options.resume {
             app.input = Input::new(&session.query);
@@ -430,22 +443,61 @@ impl App {
         if app.loading.is_some() {
             app.pending_resume = app.saved.clone();
         }
+        app.show_library_order();
         (app, effects)
     }
 
-    /// Whether the right pane is holding on to the case it showed while keys are typed into
-    /// the search box: the list follows every keystroke, the case pane (a third of the screen,
-    /// redrawn whole when the best match changes) waits for [`App::typing_paused`].
+    /// Before the engine answers the first query, show what its answer will list when nothing
+    /// is typed or filtered: every case in the library's own order, newest first (the engine's
+    /// `unranked`). So the first frame needs nothing but the library in memory. The engine's
+    /// answer to the same generation then adds the summary and the breakdown and keeps the
+    /// selection; the test `the_first_frame_lists_what_the_engine_answers` holds the two equal.
+    /// A resumed selection is left to the engine, which locates it.
+    fn show_library_order(&mut self) {
+        if !self.input.is_empty() || !self.filters.is_empty() || self.restore_selection.is_some() {
+            return;
+        }
+        let total = self.library.cases.len();
+        self.results = Results {
+            generation: self.generation,
+            loaded: true,
+            total,
+            hits: (0..total.min(PAGE)).collect(),
+            ..Results::default()
+        };
+        // Listed: nothing for the first frame to wait for.
+        self.awaiting = false;
+        self.clamp_detail();
+    }
+
+    /// Whether the case list and the right pane are holding on to what they showed while keys
+    /// are typed into the search box: both wait for [`App::typing_paused`]. The list and the
+    /// case pane are most of the screen and change wholesale when the ranking does; someone
+    /// typing fast does not read the rankings of half-typed words, and the pause
+    /// ([`crate::tui::TYPING_PAUSE`]) comes as soon as they stop to look. The search box, the
+    /// suggested filters and the status line follow every key.
     pub fn case_held(&self) -> bool {
         self.held
     }
 
     /// Typing has paused (the main loop calls it [`crate::tui::TYPING_PAUSE`] after the last
-    /// key): the right pane catches up with the selection.
+    /// key): the list and the right pane catch up with the newest results.
     pub fn typing_paused(&mut self) {
+        self.held_list = None;
         if std::mem::take(&mut self.held) {
             self.clamp_detail();
             self.dirty = true;
+        }
+    }
+
+    /// What the case list draws: the results and the selection as they were when typing began
+    /// while it is held (see [`App::case_held`]), else the newest.
+    pub fn list_shown(&self) -> (&Results, &ListView) {
+        match &self.held_list {
+            Some(held) if self.held && Arc::ptr_eq(&held.library, &self.library) => {
+                (&held.results, &held.list)
+            }
+            _ => (&self.results, &self.list),
         }
     }
 
@@ -784,6 +836,10 @@ impl App {
         // Only single-key edits hold the case pane: a word deleted or a line cleared shows the
         // new best match at once.
         if edited && matches!(action, Action::Insert(_) | Action::Backspace | Action::Delete) {
+            if !self.held {
+                let (library, results, list) = (self.library.clone(), self.results.clone(), self.list);
+                self.held_list = Some(HeldList { library, results, list });
+            }
             self.held = true;
         }
         Some(if edited { self.query_changed() } else { Vec::new() })
@@ -1728,13 +1784,86 @@ mod tests {
     }
 
     #[test]
+    fn the_list_waits_for_a_pause_in_typing_and_shows_each_pause_its_answer() {
+        let mut app = started((120, 40));
+        let shown = |app: &App| {
+            let (results, list) = app.list_shown();
+            (results.generation, results.hits.clone(), *list)
+        };
+        let before = shown(&app);
+        // Keys in a row: the list stays as it was when typing began.
+        for c in "nccl".chars() {
+            for request in searches(&app.update(key(KeyCode::Char(c)))) {
+                let Msg::Searched(mut response) = answer(&app, &request) else { unreachable!() };
+                response.hits.reverse();
+                app.update(Msg::Searched(response));
+            }
+            assert_eq!(shown(&app), before, "held at {c:?}");
+        }
+        // The pause shows the newest answer.
+        app.typing_paused();
+        let newest = (app.results.generation, app.results.hits.clone(), app.list);
+        assert_eq!(shown(&app), newest);
+        assert_ne!(newest.1, before.1);
+        // Someone who pauses after every key sees every answer.
+        for c in " hang".chars() {
+            for request in searches(&app.update(key(KeyCode::Char(c)))) {
+                let msg = answer(&app, &request);
+                app.update(msg);
+            }
+            app.typing_paused();
+            assert_eq!(shown(&app), (app.results.generation, app.results.hits.clone(), app.list), "{c:?}");
+        }
+        // Any other key shows the list as it is; so does a resize.
+        for request in searches(&typed(&mut app, "x")) {
+            let msg = answer(&app, &request);
+            app.update(msg);
+        }
+        assert_ne!(shown(&app).0, app.results.generation);
+        app.update(key(KeyCode::Down));
+        assert_eq!(shown(&app).0, app.results.generation);
+        typed(&mut app, "y");
+        app.update(Msg::Resize(100, 30));
+        assert_eq!(shown(&app).0, app.results.generation);
+    }
+
+    #[test]
     fn starting_asks_for_the_first_page_of_everything() {
         let (app, effects) = App::new(library(), (80, 24), Options::default());
         let requests = searches(&effects);
         assert_eq!(requests.len(), 1);
         assert_eq!((requests[0].input.as_str(), requests[0].offset, requests[0].limit), ("", 0, PAGE));
         assert_eq!(app.focus, Focus::Search);
-        assert!(app.awaiting_results());
+        // The library's own order is listed meanwhile (see `App::show_library_order`).
+        assert!(!app.awaiting_results() && app.results.loaded);
+    }
+
+    #[test]
+    fn the_first_frame_lists_what_the_engine_answers() {
+        let (mut app, effects) = App::new(library(), (120, 40), Options::default());
+        let before = (app.results.total, app.results.hits.clone(), app.case_view.case);
+        assert!(before.0 > 0 && !before.1.is_empty() && before.2 == Some(0), "{before:?}");
+        let request = searches(&effects).pop().unwrap();
+        let engine = crate::tui::worker::Searcher::new(app.library.clone());
+        let response = engine.run(&request);
+        assert_eq!((response.total, &response.hits), (before.0, &before.1), "the engine lists the same");
+        app.update(Msg::Searched(Box::new(response)));
+        assert!(!app.results.summary.is_empty(), "the engine's answer is taken: it adds the summary");
+        assert_eq!((app.results.total, app.results.hits.clone(), app.case_view.case), before);
+    }
+
+    #[test]
+    fn the_first_frame_waits_for_the_engine_when_a_query_or_selection_is_resumed() {
+        let session = |query: &str, selected: Option<&str>| Session {
+            query: query.into(),
+            selected: selected.map(String::from),
+            ..Session::default()
+        };
+        for resumed in [session("nccl", None), session("", Some("whatever-id"))] {
+            let options = Options { resume: Some(resumed.clone()), ..Options::default() };
+            let (app, _) = App::new(library(), (120, 40), options);
+            assert!(app.awaiting_results() && !app.results.loaded, "{resumed:?}");
+        }
     }
 
     #[test]

@@ -281,6 +281,10 @@ fn start(
 ) -> std::io::Result<mpsc::Sender<Request>> {
     let (tx, rx) = mpsc::channel::<Request>();
     std::thread::Builder::new().name("incidex-search".into()).spawn(move || {
+        // The engine is built once the first request comes: the UI sends it as it draws its
+        // first frame (the library's own order, from memory), which so does not share the
+        // cores with building the engine and the typo corrections.
+        let Ok(first) = rx.recv() else { return };
         let searcher = build();
         std::thread::scope(|scope| {
             // Typo corrections get ready beside the searches (a search that needs them first
@@ -288,7 +292,8 @@ fn start(
             let _ = std::thread::Builder::new()
                 .name("incidex-prepare".into())
                 .spawn_scoped(scope, || searcher.prepare());
-            while let Ok(mut request) = rx.recv() {
+            let mut next = Some(first);
+            while let Some(mut request) = next.take().or_else(|| rx.recv().ok()) {
                 // Requests that arrived while the last search ran are overtaken by the newest.
                 while let Ok(newer) = rx.try_recv() {
                     request = newer;

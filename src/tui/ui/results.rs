@@ -48,7 +48,9 @@ impl Widget for ResultList<'_> {
         let area = area.intersection(buf.area);
         let app = self.app;
         let s = self.styles;
-        let r = &app.results;
+        // While someone types, the list as it was when they began (see `App::case_held`).
+        let (r, list) = app.list_shown();
+        let held = !std::ptr::eq(r, &app.results);
         let item_height = crate::tui::layout::item_height(area.width);
         let items = usize::from(area.height.saturating_sub(2)) / item_height;
         let title = if !r.loaded {
@@ -56,14 +58,15 @@ impl Widget for ResultList<'_> {
         } else if r.total == 0 {
             "Cases · none".to_string()
         } else {
-            let first = app.list.top + 1;
-            let last = (app.list.top + items).min(r.total);
+            let first = list.top + 1;
+            let last = (list.top + items).min(r.total);
             let weaker =
                 if r.weaker > 0 { format!(" · {} weaker: w", thousands(r.weaker)) } else { String::new() };
             format!("Cases {} to {} of {}{weaker}", thousands(first), thousands(last), thousands(r.total))
         };
         let focused = app.focus == Focus::Results && app.overlay.is_none();
-        let mut block = pane(&title, if app.awaiting_results() { "…" } else { "" }, focused, s, area.width);
+        let searching = app.awaiting_results() && !held;
+        let mut block = pane(&title, if searching { "…" } else { "" }, focused, s, area.width);
         if !r.summary.is_empty() && area.width > 12 {
             let summary = truncate(&r.summary, usize::from(area.width.saturating_sub(4)));
             block =
@@ -101,7 +104,7 @@ impl Widget for ResultList<'_> {
             t + &" ".repeat(fill)
         };
         for item in 0..items {
-            let n = app.list.top + item;
+            let n = list.top + item;
             if n >= r.total {
                 // After the last real match: say how many weaker ones there are, and how to see them.
                 if n == r.total && r.weaker > 0 {
@@ -121,7 +124,7 @@ impl Widget for ResultList<'_> {
                 break;
             }
             let y = inner.y + (item * item_height) as u16;
-            let selected = n == app.list.selected;
+            let selected = n == list.selected;
             let over =
                 selected.then(|| s.get(if focused { Role::Selection } else { Role::SelectionInactive }));
             let style = |role: Role| over.map_or(s.get(role), |o| s.get(role).patch(o));
