@@ -14,6 +14,8 @@
 
 use std::{cell::RefCell, collections::HashMap};
 
+use rustc_hash::FxHashMap;
+
 use crate::{
     taxonomy::Taxonomy,
     words::{WordStemmer, word_spans},
@@ -117,11 +119,11 @@ pub struct Found {
 #[derive(Clone)]
 pub struct Matcher {
     words: Vec<String>,
-    word_ids: HashMap<String, u32>,
+    word_ids: FxHashMap<String, u32>,
     /// Stem -> vocabulary words with that stem.
-    stems: HashMap<String, Vec<u32>>,
+    stems: FxHashMap<String, Vec<u32>>,
     /// First letter -> vocabulary words long enough for fuzzy matching.
-    by_initial: HashMap<char, Vec<u32>>,
+    by_initial: FxHashMap<char, Vec<u32>>,
     phrases: Vec<Phrase>,
     /// Word id -> phrases that start with it.
     starts: Vec<Vec<u32>>,
@@ -161,13 +163,16 @@ impl Matcher {
     pub fn new(taxonomy: &Taxonomy) -> Matcher {
         let mut s = Matcher {
             words: Vec::new(),
-            word_ids: HashMap::new(),
-            stems: HashMap::new(),
-            by_initial: HashMap::new(),
+            word_ids: FxHashMap::default(),
+            stems: FxHashMap::default(),
+            by_initial: FxHashMap::default(),
             phrases: Vec::new(),
             starts: Vec::new(),
             stemmer: WordStemmer::default(),
         };
+        // Where each value's phrase of given words is, to keep one of each (a lookup, not a
+        // scan of every phrase so far: taxonomies have thousands).
+        let mut placed: FxHashMap<(usize, Vec<u32>), usize> = FxHashMap::default();
         for (value, v) in taxonomy.values().iter().enumerate() {
             let sourced = std::iter::once((v.name.as_str(), Source::Name))
                 .chain(v.aliases.iter().map(|a| (a.as_str(), Source::Alias)))
@@ -182,9 +187,15 @@ impl Matcher {
                         continue;
                     }
                     // The same words for the same value keep the strongest source only.
-                    match s.phrases.iter_mut().find(|p| p.value == value && p.words == words) {
-                        Some(p) => p.source = p.source.max(source),
-                        None => s.phrases.push(Phrase { words, value, source }),
+                    match placed.entry((value, words)) {
+                        std::collections::hash_map::Entry::Occupied(at) => {
+                            let p = &mut s.phrases[*at.get()];
+                            p.source = p.source.max(source);
+                        }
+                        std::collections::hash_map::Entry::Vacant(slot) => {
+                            s.phrases.push(Phrase { words: slot.key().1.clone(), value, source });
+                            slot.insert(s.phrases.len() - 1);
+                        }
                     }
                 }
             }

@@ -180,10 +180,12 @@ impl Taxonomy {
         let terms: Vec<String> =
             std::iter::once(&v.name).chain(&v.aliases).map(|t| normalize_term(t)).collect();
         let kind = v.kind;
+        let name = terms[0].clone();
         for term in terms {
             // The first value to claim an alias keeps it; a name always wins over an alias.
-            let entry = self.terms.entry((kind, term.clone())).or_insert(index);
-            if normalize_term(&self.values[index].name) == term {
+            let is_name = term == name;
+            let entry = self.terms.entry((kind, term)).or_insert(index);
+            if is_name {
                 *entry = index;
             }
         }
