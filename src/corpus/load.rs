@@ -178,12 +178,9 @@ pub fn library_version() -> String {
 /// The bundled taxonomy extended by every `taxonomy.toml` among `files`, in order, and the
 /// problems found in them.
 pub fn load_taxonomy(files: &[FoundFile]) -> (Taxonomy, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
-    let mut taxonomy = Taxonomy::default();
-    // The bundled taxonomy is always loaded: user cases are tagged against it too.
-    let (bundled_taxonomy, diags) = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
-    taxonomy.extend(bundled_taxonomy);
-    diagnostics.extend(diags);
+    // The bundled taxonomy is always loaded: user cases are tagged against it too. (It is the
+    // first: taken as it is, not added value by value to an empty one.)
+    let (mut taxonomy, mut diagnostics) = Taxonomy::parse(bundled::TAXONOMY_PATH, bundled::TAXONOMY);
     // User taxonomies come before any case: every user case is read against all of them.
     for file in files.iter().filter(|f| is_taxonomy_file(&f.path)) {
         let shown = crate::text::clean_name(&file.path.display().to_string());

@@ -12,7 +12,7 @@
 
 pub mod matcher;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::{
     corpus::model::FacetKind,
@@ -90,7 +90,7 @@ pub fn nearest_suffix(nearest: &[String]) -> String {
 pub struct Taxonomy {
     values: Vec<FacetValue>,
     /// (kind, normalised name or alias) -> index into `values`.
-    terms: HashMap<(FacetKind, String), usize>,
+    terms: FxHashMap<(FacetKind, String), usize>,
 }
 
 /// Lowercase, with `-`, `_` and runs of white space folded to one space: the form in which
