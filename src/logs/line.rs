@@ -192,7 +192,7 @@ pub fn fold_into(message: &str, out: &mut Vec<u8>) {
                     }
                     out.extend_from_slice(&bytes[i..i + len]);
                     word_hex = false;
-                    last = NO_CHAR;
+                    (last, last_bar) = (NO_CHAR, false);
                     i += len;
                     continue;
                 }
@@ -226,7 +226,7 @@ pub fn fold_into(message: &str, out: &mut Vec<u8>) {
                         i += 1;
                     }
                 }
-                last = NO_CHAR;
+                (last, last_bar) = (NO_CHAR, false);
                 continue;
             }
         };
@@ -238,7 +238,7 @@ pub fn fold_into(message: &str, out: &mut Vec<u8>) {
             }
             word_from = NO_WORD;
         }
-        if last != c && !(last_bar && bar && last != NO_CHAR) {
+        if last != c && !(last_bar && bar) {
             if len == 1 {
                 out.push(b);
             } else {

@@ -8,7 +8,7 @@
 //! a single pass.
 
 use std::{
-    collections::{HashMap, VecDeque, hash_map::Entry},
+    collections::{HashMap, hash_map::Entry},
     hash::{BuildHasher, BuildHasherDefault},
 };
 
@@ -49,7 +49,7 @@ pub struct Tally {
     /// Template hash -> (lines with it, its weight).
     counts: HashMap<u64, (u32, f32), FxBuild>,
     candidates: HashMap<u64, Candidate, FxBuild>,
-    tail: VecDeque<(Place, String)>,
+    tail: Vec<(Place, String)>,
     /// Distinct templates counted at most; past this, new templates are still weighed.
     max_templates: usize,
     in_traceback: bool,
@@ -66,7 +66,7 @@ impl Tally {
         Tally {
             counts: HashMap::default(),
             candidates: HashMap::default(),
-            tail: VecDeque::with_capacity(TAIL_LINES + 1),
+            tail: Vec::with_capacity(2 * TAIL_LINES),
             max_templates,
             in_traceback: false,
             hasher: FxBuild::default(),
@@ -119,10 +119,10 @@ impl Tally {
     /// Keep the latest [`TAIL_LINES`] of the tail and `more` (records of one line keep their
     /// order: the sort is stable).
     fn add_to_tail(&mut self, more: Vec<(Place, String)>) {
-        let mut tail: Vec<(Place, String)> = self.tail.drain(..).chain(more).collect();
-        tail.sort_by_key(|t| t.0);
-        let from = tail.len().saturating_sub(TAIL_LINES);
-        self.tail.extend(tail.drain(from..));
+        self.tail.extend(more);
+        self.tail.sort_by_key(|t| t.0);
+        let extra = self.tail.len().saturating_sub(TAIL_LINES);
+        self.tail.drain(..extra);
     }
 
     /// Count and weigh one record of the line at `place`, its escapes already stripped.
@@ -237,7 +237,7 @@ impl Tally {
         if self.candidates.len() > 2 * MAX_CANDIDATES {
             self.prune();
         }
-        self.add_to_tail(other.tail.into());
+        self.add_to_tail(other.tail);
     }
 
     /// Lines with the template `key` (1 when it was not counted).

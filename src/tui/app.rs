@@ -878,7 +878,10 @@ impl App {
         self.pasted_logs += 1;
         let job = LogJob::new(self.pasted_logs, text.to_string(), self.library.clone());
         self.note = Some(Note {
-            text: format!("reading the pasted log ({})… Esc stops", crate::numbers::bytes(job.len() as u64)),
+            text: format!(
+                "reading the pasted log ({})… Esc stops",
+                crate::numbers::bytes(job.bytes() as u64)
+            ),
             error: false,
         });
         self.reading = Some(job.clone());

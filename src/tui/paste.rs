@@ -35,13 +35,8 @@ impl LogJob {
     }
 
     /// The size of the paste in bytes.
-    pub fn len(&self) -> usize {
+    pub fn bytes(&self) -> usize {
         self.text.len()
-    }
-
-    /// Whether the paste is empty.
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
     }
 
     /// Stop the reading (at its next block); [`run`](Self::run) then returns `None`.
