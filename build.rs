@@ -1,9 +1,9 @@
 //! Embeds the bundled library (data/cases/*.toml, data/taxonomy.toml) and the bundled themes
 //! (themes/*.toml) into the binary, fingerprints the library so `--version` can name it, and
 //! bakes the library: parses every case file and builds the search index, the catalog and the
-//! cases' heads and bodies, which `src/embedded` opens from memory at start-up.
+//! cases' heads and bodies, which `src/store/embedded` opens from memory at start-up.
 //!
-//! The baking is done by the library's own code (`src/embedded/bake.rs` and the parsing and
+//! The baking is done by the library's own code (`src/store/embedded/bake.rs` and the parsing and
 //! indexing modules it calls), compiled into this script through `#[path]` modules below, so
 //! there is one parser and one index writer. A case file with an error fails the build, naming
 //! `path:line:column`.
@@ -11,10 +11,6 @@
 // The modules below are the library's; the script uses a part of each.
 #![allow(dead_code)]
 
-#[path = "src/cache"]
-mod cache {
-    pub mod codec;
-}
 #[path = "src/corpus"]
 #[allow(unused_imports)]
 mod corpus {
@@ -28,6 +24,9 @@ mod corpus {
         pub static FINGERPRINT: &str = "";
     }
     pub mod cases;
+    pub mod content;
+    pub mod date;
+    pub mod filter;
     pub mod headings;
     pub mod infer;
     pub mod listing;
@@ -37,22 +36,8 @@ mod corpus {
     pub mod parse;
     pub mod team;
     pub use load::Library;
-    pub use model::{Case, FacetKind};
+    pub use model::{Case, CaseBody};
 }
-#[path = "src/diag.rs"]
-mod diag;
-#[path = "src/embedded"]
-mod embedded {
-    pub mod bake;
-}
-#[path = "src/error.rs"]
-mod error;
-#[path = "src/filter.rs"]
-mod filter;
-#[path = "src/progress.rs"]
-mod progress;
-#[path = "src/resolve.rs"]
-mod resolve;
 #[path = "src/search"]
 mod search {
     pub mod analysis;
@@ -61,14 +46,31 @@ mod search {
     pub mod index;
     pub mod typo;
 }
+#[path = "src/store"]
+mod store {
+    pub mod cache {
+        pub mod codec;
+    }
+    pub mod embedded {
+        pub mod bake;
+    }
+}
+#[path = "src/support"]
+mod support {
+    pub mod diag;
+    pub mod error;
+    pub mod progress;
+    pub mod toml_fields;
+}
 #[path = "src/taxonomy/mod.rs"]
 mod taxonomy;
-#[path = "src/text.rs"]
-mod text;
-#[path = "src/toml_fields.rs"]
-mod toml_fields;
-#[path = "src/words.rs"]
-mod words;
+#[path = "src/text"]
+mod text {
+    pub mod hygiene;
+    pub mod resolve;
+    pub mod words;
+    pub use hygiene::*;
+}
 
 use std::{
     env, fs,
@@ -132,7 +134,7 @@ fn bake(cases: &[PathBuf], out: &Path) {
     }
     let texts: Vec<(&str, &'static str)> = texts.iter().map(|(n, t)| (n.as_str(), *t)).collect();
     let dir = out.join("baked");
-    let index_files = match embedded::bake::bake(&texts, &dir) {
+    let index_files = match store::embedded::bake::bake(&texts, &dir) {
         Ok(files) => files,
         Err(e) => fail(&e.to_string()),
     };
@@ -140,17 +142,17 @@ fn bake(cases: &[PathBuf], out: &Path) {
     let mut code = String::from("/// The cases' heads, their catalog and the diagnostics.\n");
     code.push_str(&format!(
         "pub static LIBRARY: &[u8] = include_bytes!({:?});\n",
-        file(embedded::bake::LIBRARY_FILE)
+        file(store::embedded::bake::LIBRARY_FILE)
     ));
     code.push_str("/// The cases' bodies.\n");
     code.push_str(&format!(
         "pub static BODIES: &[u8] = include_bytes!({:?});\n",
-        file(embedded::bake::BODIES_FILE)
+        file(store::embedded::bake::BODIES_FILE)
     ));
     code.push_str("/// The search index's files: (name, contents).\n");
     code.push_str("pub static INDEX_FILES: &[(&str, &[u8])] = &[\n");
     for name in &index_files {
-        let path = dir.join(embedded::bake::INDEX_DIR).join(name).display().to_string();
+        let path = dir.join(store::embedded::bake::INDEX_DIR).join(name).display().to_string();
         code.push_str(&format!("    ({name:?}, include_bytes!({path:?})),\n"));
     }
     code.push_str("];\n");

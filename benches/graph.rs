@@ -10,8 +10,8 @@ use std::sync::LazyLock;
 use divan::{Bencher, black_box};
 use incidex::{
     checklist::{self, Request},
+    corpus::filter::Filters,
     corpus::{Case, Library},
-    filter::Filters,
     graph::{
         Graph,
         layout::layout,

@@ -12,12 +12,14 @@ use std::{
     time::{Duration, Instant},
 };
 
+#[path = "support/synthetic.rs"]
+mod synthetic;
+
 use divan::{Bencher, black_box};
 use incidex::{
     corpus::Library,
-    filter::Filters,
+    corpus::filter::Filters,
     search::{Engine, Request, index::CaseIndex},
-    synthetic,
     taxonomy::matcher::Matcher,
 };
 

@@ -13,7 +13,7 @@ use std::sync::{Arc, LazyLock};
 use divan::{Bencher, black_box};
 use incidex::{
     corpus::Library,
-    filter::Filters,
+    corpus::filter::Filters,
     logs::LogReader,
     search::{Engine, Request},
 };

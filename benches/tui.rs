@@ -12,7 +12,7 @@ use std::{
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use incidex::{
     corpus::Library,
-    theme::{ColorDepth, Theme},
+    settings::theme::{ColorDepth, Theme},
     tui::{
         app::{App, Effect, Options},
         event::Msg,

@@ -30,7 +30,7 @@ use std::{
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use incidex::{
     corpus::Library,
-    theme::{ColorDepth, Theme},
+    settings::theme::{ColorDepth, Theme},
     tui::{
         app::{App, Effect, Options},
         event::Msg,
@@ -202,7 +202,7 @@ fn ms(d: Duration) -> String {
 }
 
 fn thousands(n: usize) -> String {
-    incidex::numbers::thousands(n)
+    incidex::text::numbers::thousands(n)
 }
 
 /// The wall time of `cmd`, its output discarded; `None` when it cannot run or fails.

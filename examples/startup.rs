@@ -64,7 +64,7 @@ fn ms(d: Duration) -> String {
 
 /// Time each step of one start over `dirs`; see the module docs.
 fn phases(dirs: &[PathBuf]) -> ExitCode {
-    use incidex::{cache, corpus::LoadOptions, filter::Filters, search::Request};
+    use incidex::{corpus::LoadOptions, corpus::filter::Filters, search::Request, store::cache};
     let step =
         |what: &str, start: Instant| println!("{what:<40} {:>8.1} ms", start.elapsed().as_secs_f64() * 1e3);
     let all = Instant::now();
@@ -79,7 +79,7 @@ fn phases(dirs: &[PathBuf]) -> ExitCode {
     let opened = cache::open(
         &LoadOptions { bundled: false, dirs: dirs.to_vec() },
         &options,
-        &incidex::progress::silent,
+        &incidex::support::progress::silent,
     );
     step(&format!("cache::open ({:?}, listing again)", opened.cache), t);
     if let Some(entry) = &opened.entry {
@@ -129,8 +129,8 @@ fn tui_phases() -> ExitCode {
 
     use incidex::{
         corpus::{bundled, load::load_taxonomy},
+        settings::theme::{ColorDepth, Theme},
         taxonomy::Taxonomy,
-        theme::{ColorDepth, Theme},
         tui::{
             app::{App, Options},
             style::Styles,
@@ -142,7 +142,7 @@ fn tui_phases() -> ExitCode {
         |what: &str, start: Instant| println!("{what:<40} {:>8.2} ms", start.elapsed().as_secs_f64() * 1e3);
     let all = Instant::now();
     let t = Instant::now();
-    let Ok((library, prebuilt)) = incidex::embedded::open() else {
+    let Ok((library, prebuilt)) = incidex::store::embedded::open() else {
         eprintln!("startup: the bundled library does not open");
         return ExitCode::FAILURE;
     };
@@ -166,13 +166,13 @@ fn tui_phases() -> ExitCode {
     step("first frame, drawn into a buffer", t);
     step("total before the first frame", all);
     let t = Instant::now();
-    let searcher = incidex::tui::loader::Search::Unbuilt(Box::new(prebuilt)).into_searcher(library);
+    let searcher = incidex::tui::worker::Search::Unbuilt(Box::new(prebuilt)).into_searcher(library);
     step("engine (not waited for)", t);
     let t = Instant::now();
     let request = incidex::tui::worker::Request {
         generation: 1,
         input: String::new(),
-        filters: incidex::filter::Filters::default(),
+        filters: incidex::corpus::filter::Filters::default(),
         offset: 0,
         limit: incidex::tui::app::PAGE,
         locate: None,

@@ -6,7 +6,10 @@
 //! ```
 //!
 //! The cases are tagged with the bundled taxonomy and shaped like the bundled ones (see
-//! `incidex::synthetic`); the same `--seed` writes the same files.
+//! `benches/support/synthetic.rs`); the same `--seed` writes the same files.
+
+#[path = "../benches/support/synthetic.rs"]
+mod synthetic;
 
 use std::path::PathBuf;
 
@@ -28,8 +31,8 @@ struct Args {
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    let library = incidex::synthetic::library(args.cases, args.seed);
-    match incidex::synthetic::write(&args.out, &library.cases) {
+    let library = synthetic::library(args.cases, args.seed);
+    match synthetic::write(&args.out, &library.cases) {
         Ok(()) => {
             println!("wrote {} cases to {}", library.cases.len(), args.out.display());
             std::process::ExitCode::SUCCESS

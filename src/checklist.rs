@@ -8,7 +8,7 @@
 //! [`to_markdown`] renders it: a header (component, filters, library version, date, number of
 //! cases), then one `- [ ] ...` line per item, each followed by the cases it came from (id and
 //! title) and their source links. Every piece of case text goes through
-//! [`crate::markdown`], so nothing in a case can break the list, open a link or inject HTML;
+//! [`crate::text::markdown`], so nothing in a case can break the list, open a link or inject HTML;
 //! the only links are the cases' own http(s) sources.
 //!
 //! Pure: data in, a value or a `String` out. The date and library version are given, not
@@ -18,13 +18,14 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
+use crate::taxonomy::FacetKind;
 use crate::{
+    corpus::filter::{FacetFilter, Filters},
     corpus::{
-        Case, FacetKind,
+        Case,
         model::{ActionType, ItemOrigin},
     },
-    filter::{FacetFilter, Filters},
-    markdown::{escape_inline, escape_link_text, safe_url},
+    text::markdown::{escape_inline, escape_link_text, safe_url},
 };
 
 /// What to build a checklist for.

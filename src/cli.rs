@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use crate::settings::config::GlobalArgs;
+
 /// Explore a library of public AI/ML-infrastructure incident reports: type what you see, get the
 /// past cases that match, their detection and remediation, and the action items to take.
 ///
@@ -18,32 +20,6 @@ pub struct Cli {
     /// The command to run; none opens the terminal UI.
     #[command(subcommand)]
     pub command: Option<Command>,
-}
-
-/// Options every command takes.
-#[derive(Debug, Args, Clone, Default)]
-pub struct GlobalArgs {
-    /// Add a library directory of your own cases (repeatable; also $INCIDEX_DATA, colon-separated,
-    /// and `data = [...]` in the config file).
-    #[arg(long = "data", value_name = "DIR", global = true)]
-    pub data: Vec<PathBuf>,
-
-    /// Leave the bundled library out.
-    #[arg(long, global = true)]
-    pub no_bundled: bool,
-
-    /// Colour theme: a bundled or user theme name, or a path to a theme file (`incidex themes`
-    /// lists them). Without it, NO_COLOR or TERM=dumb select `mono`.
-    #[arg(long, value_name = "NAME|PATH", global = true)]
-    pub theme: Option<String>,
-
-    /// Turn on mouse support in the terminal UI (click to select, wheel to scroll).
-    #[arg(long, global = true)]
-    pub mouse: bool,
-
-    /// Bring back the last query, filters, selection and pane in the terminal UI.
-    #[arg(long, global = true)]
-    pub resume: bool,
 }
 
 /// The non-interactive commands.
@@ -214,7 +190,7 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    /// Resolve the flags into [`crate::filter::Filters`] through the one resolver: facet values
+    /// Resolve the flags into [`crate::corpus::filter::Filters`] through the one resolver: facet values
     /// through the taxonomy, `--org` through `organizations` (the library's own spellings). An
     /// unknown value is a usage error naming the nearest valid values; what a value was read as
     /// when it was not exact (`--component nccll` as NCCL) is added to `notes`.
@@ -223,9 +199,9 @@ impl FilterArgs {
         taxonomy: &crate::taxonomy::Taxonomy,
         organizations: &[String],
         notes: &mut Vec<String>,
-    ) -> crate::Result<crate::filter::Filters> {
-        use crate::corpus::FacetKind;
-        let mut filters = crate::filter::Filters::default();
+    ) -> crate::Result<crate::corpus::filter::Filters> {
+        use crate::taxonomy::FacetKind;
+        let mut filters = crate::corpus::filter::Filters::default();
         for (kind, values) in [
             (FacetKind::Component, &self.component),
             (FacetKind::Symptom, &self.symptom),

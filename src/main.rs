@@ -12,9 +12,9 @@ use incidex::{
     Error,
     cli::{Cli, Command},
     commands,
-    config::Settings,
     corpus::LoadOptions,
-    diag::Severity,
+    settings::config::Settings,
+    support::diag::Severity,
     tui::loader::Problems,
 };
 
@@ -134,8 +134,8 @@ fn run(cli: Cli) -> incidex::Result<u8> {
 /// warning from every command, not only the one that draws with it.
 fn warn_unknown_theme(settings: &Settings) {
     let Some(request) = settings.theme.as_deref() else { return };
-    let user_dir = incidex::theme::user_dir();
-    if let Err(e) = incidex::theme::resolve(Some(request), settings.no_color, user_dir.as_deref()) {
+    let user_dir = incidex::settings::theme::user_dir();
+    if let Err(e) = incidex::settings::theme::resolve(Some(request), settings.no_color, user_dir.as_deref()) {
         eprintln!("incidex: warning: {e}");
     }
 }
@@ -144,9 +144,9 @@ fn warn_unknown_theme(settings: &Settings) {
 /// that takes a while); what went wrong loading it is printed once the terminal is given back.
 fn run_tui(settings: &Settings) -> incidex::Result<incidex::tui::Ended> {
     let options = LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() };
-    let (cache, cache_warning) = incidex::cache::CacheOptions::from_env();
-    let open = move |progress: incidex::progress::ProgressFn<'_>| {
-        let opened = incidex::cache::open(&options, &cache, progress);
+    let (cache, cache_warning) = incidex::store::cache::CacheOptions::from_env();
+    let open = move |progress: incidex::support::progress::ProgressFn<'_>| {
+        let opened = incidex::store::cache::open(&options, &cache, progress);
         let problems = problems(cache_warning, &opened);
         incidex::tui::loader::Opened { library: opened.library, prebuilt: opened.prebuilt, problems }
     };
@@ -155,11 +155,11 @@ fn run_tui(settings: &Settings) -> incidex::Result<incidex::tui::Ended> {
 
 /// Load the library the settings name (through the cache for large libraries, with a progress
 /// bar while it is first read and indexed), reporting problems in user files on stderr.
-fn load(settings: &Settings) -> incidex::cache::Opened {
+fn load(settings: &Settings) -> incidex::store::cache::Opened {
     let options = LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() };
-    let (cache, cache_warning) = incidex::cache::CacheOptions::from_env();
-    let bar = incidex::progress::StderrBar::new();
-    let opened = incidex::cache::open(&options, &cache, &|p| bar.report(p));
+    let (cache, cache_warning) = incidex::store::cache::CacheOptions::from_env();
+    let bar = incidex::support::progress::StderrBar::new();
+    let opened = incidex::store::cache::open(&options, &cache, &|p| bar.report(p));
     bar.finish();
     print_problems(&problems(cache_warning, &opened));
     opened
@@ -167,7 +167,7 @@ fn load(settings: &Settings) -> incidex::cache::Opened {
 
 /// What is worth telling the user about a load: why the cache could not be used, and the
 /// problems in their own files (the bundled library is checked in CI; hints are for `check`).
-fn problems(cache_warning: Option<String>, opened: &incidex::cache::Opened) -> Problems {
+fn problems(cache_warning: Option<String>, opened: &incidex::store::cache::Opened) -> Problems {
     // A set, not a scan of the bundled paths per diagnostic: a large library can have many.
     let bundled: std::collections::HashSet<&str> = incidex::corpus::bundled::CASES
         .iter()

@@ -5,8 +5,8 @@
 use std::{fs, path::Path};
 
 use incidex::{
-    cache::{self, CacheOptions, CacheUse, Mode},
     corpus::LoadOptions,
+    store::cache::{self, CacheOptions, CacheUse, Mode},
 };
 
 const FILES: usize = 10_000;
@@ -37,7 +37,7 @@ fn editing_one_file_among_10000_is_seen_at_the_next_start() {
     write_library(&data);
     let load = LoadOptions { bundled: false, dirs: vec![data.clone()] };
     let options = CacheOptions { dir: Some(tmp.path().join("cache")), mode: Mode::Always };
-    let open = || cache::open(&load, &options, &incidex::progress::silent);
+    let open = || cache::open(&load, &options, &incidex::support::progress::silent);
 
     let first = open();
     assert_eq!(first.cache, CacheUse::Stored, "{:?}", first.warnings);

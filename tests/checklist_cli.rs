@@ -45,7 +45,7 @@ fn stdout(args: &[&str]) -> String {
 fn normalised(text: &str) -> String {
     let version = format!("incidex {}", *incidex::VERSION_LINE);
     text.replace(&version, "incidex VERSION")
-        .replace(&incidex::markdown::escape_inline(&version), "incidex VERSION")
+        .replace(&incidex::text::markdown::escape_inline(&version), "incidex VERSION")
 }
 
 /// Compare `actual` with the golden file `name`, or rewrite it under `INCIDEX_BLESS=1`.

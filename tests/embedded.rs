@@ -1,4 +1,4 @@
-//! The bundled library baked at build time (`incidex::embedded`) is the library parsed from
+//! The bundled library baked at build time (`incidex::store::embedded`) is the library parsed from
 //! `data/` at run time: the same cases, bodies, diagnostics and taxonomy, and the same answer,
 //! hit for hit and score for score, to every sentence of the evaluation set (`tests/eval`) and
 //! to inputs that exercise the rest of the engine (typos, inline filters, the empty query).
@@ -11,11 +11,11 @@ mod eval_support;
 use std::sync::Arc;
 
 use incidex::{
-    cache::{self, CacheOptions, CacheUse, Mode},
+    corpus::filter::Filters,
     corpus::{Library, LoadOptions},
-    embedded,
-    filter::Filters,
     search::{Engine, Request},
+    store::cache::{self, CacheOptions, CacheUse, Mode},
+    store::embedded,
 };
 
 #[test]
@@ -50,7 +50,7 @@ fn embedded_and_run_time_engines_agree() {
 #[test]
 fn the_bundled_library_alone_opens_baked_and_with_a_directory_merges_at_run_time() {
     let options = CacheOptions { dir: None, mode: Mode::Off };
-    let alone = cache::open(&LoadOptions::default(), &options, &incidex::progress::silent);
+    let alone = cache::open(&LoadOptions::default(), &options, &incidex::support::progress::silent);
     assert_eq!(alone.cache, CacheUse::Unused);
     assert!(alone.prebuilt.index.is_some() && alone.prebuilt.catalog.is_some(), "baked, not built");
     assert!(!alone.library.cases.all_decoded());
@@ -63,7 +63,7 @@ fn the_bundled_library_alone_opens_baked_and_with_a_directory_merges_at_run_time
     )
     .unwrap();
     let load = LoadOptions { bundled: true, dirs: vec![dir.path().to_path_buf()] };
-    let merged = cache::open(&load, &options, &incidex::progress::silent);
+    let merged = cache::open(&load, &options, &incidex::support::progress::silent);
     assert_eq!(merged.library.cases.len(), alone.library.cases.len() + 1);
     assert!(merged.library.cases.iter().any(|c| c.title == "Our own hang"));
     assert_eq!(merged.library.cases, Library::load(&load).cases);

@@ -75,7 +75,7 @@ const LOG_LINES: usize = 10_000;
 #[test]
 fn whole_logs_find_their_case() {
     use eval_support::logs::{SCENARIOS, generate};
-    use incidex::{filter::Filters, logs::LogReader, search::Request};
+    use incidex::{corpus::filter::Filters, logs::LogReader, search::Request};
     let engine = engine();
     let baseline = eval_support::WordOverlap::new(engine.library());
     assert!(SCENARIOS.len() >= 30, "the log evaluation needs at least 30 logs, has {}", SCENARIOS.len());
@@ -163,7 +163,7 @@ struct SuggestInput {
 
 #[test]
 fn suggestions_are_precise() {
-    use incidex::{filter::Filters, search::Request};
+    use incidex::{corpus::filter::Filters, search::Request};
     let engine = engine();
     let path = eval_support::eval_dir().join("suggest/suggest.toml");
     let file: SuggestFile =

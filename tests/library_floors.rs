@@ -4,7 +4,8 @@
 //! retired, not kept). Counted over the library as it is compiled in, so a case removed or a tag
 //! changed that breaks a floor fails here.
 
-use incidex::corpus::{FacetKind, Library};
+use incidex::corpus::Library;
+use incidex::taxonomy::FacetKind;
 
 /// (kind, value, at least this many cases carry it).
 const FLOORS: &[(FacetKind, &str, usize)] = &[

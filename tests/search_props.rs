@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use incidex::{
     corpus::Library,
-    filter::Filters,
+    corpus::filter::Filters,
     search::{Engine, Request, Response},
 };
 use proptest::prelude::*;

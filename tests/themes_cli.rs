@@ -77,6 +77,6 @@ fn the_readme_theme_example_is_a_valid_theme() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("solarised.toml");
     std::fs::write(&path, example).unwrap();
-    let theme = incidex::theme::Theme::from_file(&path);
+    let theme = incidex::settings::theme::Theme::from_file(&path);
     assert!(theme.is_ok(), "{:?}", theme.err().map(|e| e.to_string()));
 }

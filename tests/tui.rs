@@ -10,8 +10,8 @@ mod tui_support;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use incidex::{
     corpus::Library,
-    progress::{Progress, Stage},
-    theme::{ColorDepth, Theme},
+    settings::theme::{ColorDepth, Theme},
+    support::progress::{Progress, Stage},
     tui::{
         app::{App, Effect, Interim, Options},
         event::Msg,

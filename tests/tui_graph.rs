@@ -9,8 +9,8 @@ mod tui_support;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use incidex::{
     graph::NodeKind,
-    osc52,
-    theme::{ColorDepth, Theme},
+    settings::theme::{ColorDepth, Theme},
+    tui::osc52,
     tui::{
         app::{App, Effect, Options, RightPane},
         event::Msg,
@@ -58,11 +58,12 @@ impl Harness {
                     effects.extend(self.app.update(Msg::Searched(Box::new(response))));
                 }
                 Effect::Export(Job::Save { path, text, overwrite }) => {
-                    let outcome = match incidex::export::write_file(&path, text.as_bytes(), overwrite) {
-                        Ok(()) => Outcome::Saved(path),
-                        Err(incidex::export::ExportError::Exists(p)) => Outcome::Exists(p),
-                        Err(e) => Outcome::Failed(e.to_string()),
-                    };
+                    let outcome =
+                        match incidex::support::export::write_file(&path, text.as_bytes(), overwrite) {
+                            Ok(()) => Outcome::Saved(path),
+                            Err(incidex::support::export::ExportError::Exists(p)) => Outcome::Exists(p),
+                            Err(e) => Outcome::Failed(e.to_string()),
+                        };
                     self.app.export_finished(outcome);
                 }
                 Effect::Export(Job::Copy { text }) => {
@@ -219,13 +220,13 @@ fn walking_case_component_case_root_cause_case_by_keys_alone() {
     let mut h = Harness::new(80, 24);
     h.graph_of("zeta fine-tune");
     assert_eq!(h.centre(), ZETA);
-    h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::Component), "NCCL").key(KeyCode::Enter);
+    h.highlight(NodeKind::Facet(incidex::taxonomy::FacetKind::Component), "NCCL").key(KeyCode::Enter);
     assert_eq!(h.centre(), "NCCL");
     assert!(h.screen().contains("Alpha: NCCL all-reduce"), "NCCL's cases are drawn:\n{}", h.screen());
     h.highlight(NodeKind::Case, "Alpha: NCCL all-reduce hung at the epoch-end checkpoint")
         .key(KeyCode::Enter);
     assert_eq!(h.centre(), "Alpha: NCCL all-reduce hung at the epoch-end checkpoint");
-    h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::RootCause), "Uneven work across ranks")
+    h.highlight(NodeKind::Facet(incidex::taxonomy::FacetKind::RootCause), "Uneven work across ranks")
         .key(KeyCode::Enter);
     assert_eq!(h.centre(), "Uneven work across ranks");
     h.highlight(NodeKind::Case, "Gamma: uneven shards made half the ranks wait").key(KeyCode::Enter);
@@ -250,7 +251,7 @@ fn walking_case_component_case_root_cause_case_by_keys_alone() {
 fn a_applies_a_value_and_o_opens_a_case() {
     let mut h = Harness::new(80, 24);
     h.graph_of("zeta fine-tune");
-    h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::Symptom), "Misleading metrics")
+    h.highlight(NodeKind::Facet(incidex::taxonomy::FacetKind::Symptom), "Misleading metrics")
         .key(KeyCode::Char('a'));
     assert_eq!(h.app.filters.to_query_string(), "symptom:\"Misleading metrics\"");
     assert_eq!(h.app.graph_view.centre().map(|_| h.centre()), Some(ZETA.to_string()), "the walk stays");
@@ -278,7 +279,7 @@ fn the_case_pane_lists_related_cases_with_what_they_share() {
 fn x_exports_the_component_under_the_cursor_and_copies_it() {
     let mut h = Harness::new(80, 24);
     h.graph_of("zeta fine-tune");
-    h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::Component), "NCCL").key(KeyCode::Char('x'));
+    h.highlight(NodeKind::Facet(incidex::taxonomy::FacetKind::Component), "NCCL").key(KeyCode::Char('x'));
     insta::assert_snapshot!(h.screen());
     h.key(KeyCode::Char('c'));
     assert_eq!(h.app.note.as_ref().map(|n| n.text.as_str()), Some("copied 1 item (OSC 52)"));
@@ -292,7 +293,7 @@ fn saving_asks_before_overwriting() {
     let path = dir.path().join("nccl.md");
     let mut h = Harness::new(80, 24);
     h.graph_of("zeta fine-tune");
-    h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::Component), "NCCL");
+    h.highlight(NodeKind::Facet(incidex::taxonomy::FacetKind::Component), "NCCL");
     let save = |h: &mut Harness| {
         h.key(KeyCode::Char('x')).key(KeyCode::Char('s'));
         h.with(KeyCode::Char('u'), KeyModifiers::CONTROL).typed(path.to_str().unwrap()).key(KeyCode::Enter);
@@ -338,7 +339,7 @@ fn every_size_renders_the_graph_and_the_dialog_without_panicking() {
     for with_dialog in [false, true] {
         if with_dialog {
             h.resize(80, 24);
-            h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::Component), "NCCL")
+            h.highlight(NodeKind::Facet(incidex::taxonomy::FacetKind::Component), "NCCL")
                 .key(KeyCode::Char('x'));
         }
         for (w, height) in (0..=170).step_by(7).flat_map(|w| (0..=50).step_by(3).map(move |h| (w, h))) {
@@ -363,7 +364,7 @@ impl Harness {
 fn without_colour_kinds_differ_by_marker_and_the_highlight_is_reversed() {
     let mut h = Harness::with_theme(80, 24, "mono");
     h.graph_of("zeta fine-tune");
-    h.highlight(NodeKind::Facet(incidex::corpus::FacetKind::Component), "NCCL");
+    h.highlight(NodeKind::Facet(incidex::taxonomy::FacetKind::Component), "NCCL");
     let canvas = h.app.graph_canvas().unwrap();
     let layout = h.app.graph_view.layout(h.app.graph(), canvas).unwrap();
     let buf = h.buffer();

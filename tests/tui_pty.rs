@@ -306,7 +306,8 @@ fn a_large_library_loads_behind_a_gauge_while_the_ui_is_used() {
     s.wait_text("2 problems in your library files: run `incidex check` · library loaded: 8,006 cases");
     s.wait_for("the generated cases listed", |screen| {
         let text = screen.contents();
-        text.contains("Cases 1 to") && text.contains(&format!(" of {} ", incidex::numbers::thousands(LARGE)))
+        text.contains("Cases 1 to")
+            && text.contains(&format!(" of {} ", incidex::text::numbers::thousands(LARGE)))
     });
     assert!(!s.contents().contains('░'), "the gauge is gone:\n{}", s.contents());
     eprintln!("first frame after {first_frame:?}, loaded after {:?}", started.elapsed());

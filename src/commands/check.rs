@@ -7,7 +7,7 @@ use crate::{
     cli::CheckArgs,
     commands::{stdout_error, write_json},
     corpus::check::{CheckOptions, CheckReport, check},
-    error::{Error, Result},
+    support::error::{Error, Result},
 };
 
 /// Check and print every problem; fail (exit 1) when there is an error.

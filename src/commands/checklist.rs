@@ -3,13 +3,14 @@
 
 use std::{io::Write, path::Path};
 
+use crate::taxonomy::FacetKind;
 use crate::{
     checklist::{self, Request},
     cli::{ChecklistArgs, ChecklistFormat},
     commands::stdout_error,
-    corpus::{FacetKind, Library},
-    error::{Error, Result},
-    export::{self, ExportError},
+    corpus::Library,
+    support::error::{Error, Result},
+    support::export::{self, ExportError},
 };
 
 /// Build the checklist for the first `--component` under the other filters and write it.
@@ -25,7 +26,7 @@ pub fn run(args: &ChecklistArgs, library: &Library, out: &mut dyn Write) -> Resu
         })?;
     // The program's version and the library's (`incidex::corpus::load::library_version`).
     let version = format!("incidex {}", *crate::VERSION_LINE);
-    let date = crate::clock::today();
+    let date = crate::text::clock::today();
     let list = checklist::build(
         &library.cases,
         &Request { component: &component, filters: &filters, version: &version, date: &date },

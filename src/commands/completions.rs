@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::CommandFactory;
 
-use crate::{cli::Cli, commands::stdout_error, error::Result};
+use crate::{cli::Cli, commands::stdout_error, support::error::Result};
 
 /// Print the completion script for `shell`. The script is made in memory first: clap_complete
 /// panics when its writer fails, and a closed pipe (`| head -1`) is not an error.

@@ -2,12 +2,13 @@
 
 use std::io::Write;
 
+use crate::taxonomy::FacetKind;
 use crate::{
     cli::FacetsArgs,
     commands::{stdout_error, write_json},
-    corpus::{FacetKind, Library},
-    error::{Error, Result},
-    facet_counts::counts,
+    corpus::Library,
+    corpus::facet_counts::counts,
+    support::error::{Error, Result},
 };
 
 /// Print the counts for one kind or all four.

@@ -7,8 +7,8 @@ use crate::{
     cli::{GraphArgs, GraphFormat},
     commands::{stdout_error, text_width, write_json},
     corpus::Library,
-    error::Result,
     graph::{Graph, format},
+    support::error::Result,
 };
 
 /// Print the neighbourhood of `args.node` to `args.depth` hops in the format asked for.

@@ -6,7 +6,7 @@ use crate::{
     cli::ListArgs,
     commands::{id_then, stdout_error, text_width, truncate, write_json},
     corpus::Library,
-    error::Result,
+    support::error::Result,
 };
 
 /// Print the library's cases: two lines each (date and title; id and organization), or JSON.

@@ -11,6 +11,7 @@ pub mod completions;
 pub mod facets;
 pub mod graph;
 pub mod list;
+pub mod results;
 pub mod search;
 pub mod show;
 pub mod template;
@@ -19,7 +20,7 @@ pub mod triage;
 
 use std::io::Write;
 
-use crate::error::{Error, Result};
+use crate::support::error::{Error, Result};
 
 /// Width of plain-text output: `$COLUMNS` when it is set to something sensible, else 80.
 pub fn text_width() -> usize {
@@ -45,7 +46,7 @@ pub fn stdout_error(e: std::io::Error) -> Error {
     Error::io("<stdout>", e)
 }
 
-pub use crate::columns::truncate;
+pub use crate::text::columns::truncate;
 
 /// Print each note on stderr as `incidex: note: ...` (what a typed value was read as).
 pub fn print_notes(notes: &[String]) {
@@ -71,7 +72,7 @@ pub fn id_then(id: &str, detail: &str, width: usize) -> String {
 pub fn resolve_filters(
     args: &crate::cli::FilterArgs,
     library: &crate::corpus::Library,
-) -> Result<crate::filter::Filters> {
+) -> Result<crate::corpus::filter::Filters> {
     let mut organizations: Vec<String> = library.cases.iter().map(|c| c.organization.clone()).collect();
     organizations.sort_by_key(|o| o.to_lowercase());
     organizations.dedup();

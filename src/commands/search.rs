@@ -4,19 +4,20 @@
 //!
 //! Plain output fits the width of `commands::text_width` (80 columns unless `$COLUMNS` says
 //! more). Nothing matching is exit 1; an unknown filter value is a usage error naming the
-//! nearest valid values. The rendering helpers here are shared with `triage`.
+//! nearest valid values. The rendering, shared with `triage`, is `commands::results`.
 
 use std::io::Write;
 
-use serde::Serialize;
-
 use crate::{
-    cli::{FilterArgs, SearchArgs},
-    commands::{id_then, stdout_error, text_width, truncate, write_json},
-    corpus::{FacetKind, model::PartialDate},
-    error::{Error, Result},
-    filter::Filters,
-    search::{Breakdown, Engine, Request, Response, Suggestion},
+    cli::SearchArgs,
+    commands::{
+        results::{
+            JsonOutput, check_errors, outcome, resolve_filters, write_hits, write_suggestions, write_summary,
+        },
+        stdout_error, text_width, truncate, write_json,
+    },
+    search::{Engine, Request},
+    support::error::{Error, Result},
     text,
 };
 
@@ -62,229 +63,4 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
         }
     }
     outcome(&response)
-}
-
-/// The flags as filters: facet values through the taxonomy, organizations through the library's
-/// own names (`--org meta` is `Meta`); anything unknown is a usage error naming the nearest, and
-/// what an inexact value was read as is a note on stderr.
-pub fn resolve_filters(args: &FilterArgs, engine: &Engine) -> Result<Filters> {
-    let mut notes = Vec::new();
-    let filters =
-        args.to_filters(&engine.library().taxonomy, engine.catalog().organizations(), &mut notes)?;
-    crate::commands::print_notes(&notes);
-    Ok(filters)
-}
-
-/// An inline clause that could not be used is a usage error on the command line.
-pub fn check_errors(response: &Response) -> Result<()> {
-    match response.errors.as_slice() {
-        [] => Ok(()),
-        [one] => Err(Error::Usage(one.message.clone())),
-        [first, rest @ ..] => Err(Error::Usage(format!("{} (and {} more)", first.message, rest.len()))),
-    }
-}
-
-/// Exit 1 when nothing matched.
-pub fn outcome(response: &Response) -> Result<()> {
-    if response.total == 0 {
-        return Err(Error::NotFound("no case matches".into()));
-    }
-    Ok(())
-}
-
-/// The flag that applies a value of `kind`.
-pub fn flag(kind: FacetKind) -> &'static str {
-    match kind {
-        FacetKind::RootCause => "--root-cause",
-        FacetKind::Component => "--component",
-        FacetKind::Symptom => "--symptom",
-        FacetKind::ContributingFactor => "--factor",
-    }
-}
-
-/// `--symptom Hang`, `--component "Training data loader"`: ready to paste.
-fn flag_and_value(kind: FacetKind, value: &str) -> String {
-    if value.chars().all(|c| c.is_alphanumeric() || "-_./".contains(c)) {
-        format!("{} {value}", flag(kind))
-    } else {
-        format!("{} \"{}\"", flag(kind), value.replace('"', "\\\""))
-    }
-}
-
-/// One suggestion a line: the flag that applies it, the count it leaves, the words that matched.
-pub fn write_suggestions(out: &mut dyn Write, suggestions: &[Suggestion], width: usize) -> Result<()> {
-    let column = suggestions
-        .iter()
-        .map(|s| unicode_width::UnicodeWidthStr::width(flag_and_value(s.kind, &s.value).as_str()))
-        .max()
-        .unwrap_or(0)
-        .min(width / 2);
-    for s in suggestions {
-        let applied = truncate(&flag_and_value(s.kind, &s.value), column);
-        let pad = column.saturating_sub(unicode_width::UnicodeWidthStr::width(applied.as_str()));
-        let words: Vec<String> = s.matched.iter().map(|m| format!("\"{m}\"")).collect();
-        let guess = if s.certain { "" } else { " (a guess: a near spelling)" };
-        let line = format!("  {applied}{}  {:>4}  {}{guess}", " ".repeat(pad), s.count, words.join(", "));
-        writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
-    }
-    Ok(())
-}
-
-/// Two lines a case: rank, date and title; id and organization.
-pub fn write_hits(out: &mut dyn Write, engine: &Engine, response: &Response, width: usize) -> Result<()> {
-    for (n, hit) in response.hits.iter().enumerate() {
-        let case = &engine.library().cases[hit.index];
-        let date = case.date.map(|d| d.to_string()).unwrap_or_else(|| "undated".into());
-        let rank = response.offset + n + 1;
-        let head = format!("{rank:>3}  {date:<10}  ");
-        writeln!(out, "{head}{}", truncate(&case.title, width.saturating_sub(head.len())))
-            .map_err(stdout_error)?;
-        let meta = id_then(&case.id, &case.organization, width.saturating_sub(17));
-        writeln!(out, "{:17}{meta}", "").map_err(stdout_error)?;
-    }
-    Ok(())
-}
-
-/// The summary sentence, then one line of the most frequent values per breakdown.
-pub fn write_summary(out: &mut dyn Write, response: &Response, width: usize) -> Result<()> {
-    for line in textwrap::wrap(&response.summary, width) {
-        writeln!(out, "{line}").map_err(stdout_error)?;
-    }
-    let b = &response.breakdown;
-    for (label, counts) in [
-        ("Root cause", &b.root_cause),
-        ("Component", &b.component),
-        ("Symptom", &b.symptom),
-        ("Factor", &b.contributing_factor),
-        ("Year", &b.year),
-    ] {
-        if counts.is_empty() {
-            continue;
-        }
-        let values: Vec<String> = counts.iter().take(6).map(|c| format!("{} {}", c.value, c.count)).collect();
-        let line = format!("  {label:<11} {}", values.join(" · "));
-        writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
-    }
-    Ok(())
-}
-
-/// The `--json` document of `search` and `triage`.
-#[derive(Debug, Serialize)]
-pub struct JsonOutput<'a> {
-    query: JsonQuery,
-    total: usize,
-    offset: usize,
-    results: Vec<JsonResult<'a>>,
-    suggestions: &'a [Suggestion],
-    summary: &'a str,
-    breakdown: &'a Breakdown,
-    /// Cases that match more weakly, not counted in `total` (0 with `--all`).
-    weaker: usize,
-    /// For a log: what was read and the lines that stood out.
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    log: Option<crate::commands::triage::LogJson>,
-}
-
-#[derive(Debug, Serialize)]
-struct JsonQuery {
-    input: String,
-    text: String,
-    filters: Filters,
-    limit: usize,
-    offset: usize,
-}
-
-#[derive(Debug, Serialize)]
-struct JsonResult<'a> {
-    id: &'a str,
-    title: &'a str,
-    date: Option<PartialDate>,
-    organization: &'a str,
-    score: Option<f32>,
-    components: &'a [String],
-    symptom_tags: &'a [String],
-    root_causes: &'a [String],
-    contributing_factors: &'a [String],
-    sources: Vec<JsonSource<'a>>,
-}
-
-#[derive(Debug, Serialize)]
-struct JsonSource<'a> {
-    title: &'a str,
-    url: &'a str,
-}
-
-impl<'a> JsonOutput<'a> {
-    /// The document for `response` to `request`.
-    pub fn new(
-        engine: &'a Engine,
-        input: &str,
-        request: &Request<'_>,
-        response: &'a Response,
-    ) -> JsonOutput<'a> {
-        let results = response
-            .hits
-            .iter()
-            .map(|hit| {
-                let case = &engine.library().cases[hit.index];
-                JsonResult {
-                    id: &case.id,
-                    title: &case.title,
-                    date: case.date,
-                    organization: &case.organization,
-                    score: hit.score.map(|s| (s * 1000.0).round() / 1000.0),
-                    components: case.facets.values(FacetKind::Component),
-                    symptom_tags: case.facets.values(FacetKind::Symptom),
-                    root_causes: case.facets.values(FacetKind::RootCause),
-                    contributing_factors: case.facets.values(FacetKind::ContributingFactor),
-                    sources: case
-                        .body
-                        .sources
-                        .iter()
-                        .map(|s| JsonSource { title: &s.title, url: &s.url })
-                        .collect(),
-                }
-            })
-            .collect();
-        JsonOutput {
-            query: JsonQuery {
-                input: text::clean(input),
-                text: text::clean(&response.text),
-                filters: response.filters.clone(),
-                limit: request.limit,
-                offset: request.offset,
-            },
-            total: response.total,
-            offset: response.offset,
-            results,
-            suggestions: &response.suggestions,
-            summary: &response.summary,
-            breakdown: &response.breakdown,
-            weaker: response.weaker,
-            log: None,
-        }
-    }
-
-    /// The document with what a log's reading found (`read`, `evidence`).
-    pub fn with_log(self, log: crate::commands::triage::LogJson) -> JsonOutput<'a> {
-        JsonOutput { log: Some(log), ..self }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flags_are_ready_to_paste() {
-        assert_eq!(flag_and_value(FacetKind::Symptom, "Hang"), "--symptom Hang");
-        assert_eq!(
-            flag_and_value(FacetKind::Component, "Training data loader"),
-            "--component \"Training data loader\""
-        );
-        assert_eq!(
-            flag_and_value(FacetKind::ContributingFactor, "Say \"hi\""),
-            "--factor \"Say \\\"hi\\\"\""
-        );
-    }
 }

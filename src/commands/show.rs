@@ -2,12 +2,13 @@
 
 use std::io::Write;
 
+use crate::taxonomy::FacetKind;
 use crate::{
     cli::{ShowArgs, ShowFormat},
     commands::{stdout_error, text_width, write_json},
-    corpus::{Case, FacetKind, Library},
-    error::{Error, Result},
-    markdown::{escape_cell, escape_inline, link},
+    corpus::{Case, Library},
+    support::error::{Error, Result},
+    text::markdown::{escape_cell, escape_inline, link},
 };
 
 /// Print the case `args.id`, or fail naming the nearest ids.

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use crate::{commands::stdout_error, error::Result};
+use crate::{commands::stdout_error, support::error::Result};
 
 /// The template: loads cleanly as it is, so a team can copy it, fill it in and `check` it.
 pub const POSTMORTEM_TEMPLATE: &str = include_str!("postmortem_template.md");
@@ -33,7 +33,7 @@ mod tests {
         }
         // Every prompt under a heading is example text too.
         assert!(found.len() >= 20, "{found:#?}");
-        assert!(found.iter().all(|d| d.severity == crate::diag::Severity::Warning));
+        assert!(found.iter().all(|d| d.severity == crate::support::diag::Severity::Warning));
     }
 
     #[test]

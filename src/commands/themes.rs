@@ -8,8 +8,8 @@ use serde::Serialize;
 use crate::{
     cli::ThemesArgs,
     commands::{stdout_error, truncate, write_json},
-    error::{Error, Result},
-    theme::{self, Origin},
+    settings::theme::{self, Origin},
+    support::error::{Error, Result},
 };
 
 /// One line of the listing.

@@ -13,20 +13,19 @@ use std::{
     path::Path,
 };
 
-use serde::Serialize;
-
 use crate::{
     cli::TriageArgs,
     commands::{
-        search::{
-            JsonOutput, check_errors, outcome, resolve_filters, write_hits, write_suggestions, write_summary,
+        results::{
+            JsonOutput, LogJson, check_errors, outcome, resolve_filters, write_hits, write_suggestions,
+            write_summary,
         },
         stdout_error, text_width, truncate, write_json,
     },
-    error::{Error, Result},
     logs::{Digest, LogReader},
-    numbers::{bytes, thousands},
     search::{Engine, Request},
+    support::error::{Error, Result},
+    text::numbers::{bytes, thousands},
 };
 
 /// What `triage` was given.
@@ -169,52 +168,4 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<
     }
     writeln!(out).map_err(stdout_error)?;
     Ok(())
-}
-
-/// What the JSON adds for a log: `read` and `evidence`.
-#[derive(Debug, Serialize)]
-pub struct LogJson {
-    read: ReadJson,
-    evidence: Vec<EvidenceJson>,
-}
-
-#[derive(Debug, Serialize)]
-struct ReadJson {
-    lines: u64,
-    bytes: u64,
-    stood_out: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct EvidenceJson {
-    source: String,
-    line: u64,
-    text: String,
-    count: u64,
-    /// The taxonomy values this line names, as `kind: value`.
-    matched: Vec<String>,
-}
-
-impl LogJson {
-    /// The JSON of `digest`, each line with the values it names.
-    pub fn new(digest: &Digest, engine: &Engine) -> LogJson {
-        LogJson {
-            read: ReadJson { lines: digest.lines, bytes: digest.bytes, stood_out: digest.stood_out() },
-            evidence: digest
-                .evidence
-                .iter()
-                .map(|e| EvidenceJson {
-                    source: e.source.clone(),
-                    line: e.line,
-                    text: e.text.clone(),
-                    count: e.count,
-                    matched: engine
-                        .values_named(&e.text, false)
-                        .into_iter()
-                        .map(|(kind, value)| format!("{}: {value}", kind.label()))
-                        .collect(),
-                })
-                .collect(),
-        }
-    }
 }

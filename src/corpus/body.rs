@@ -2,7 +2,7 @@
 //! read when it is first used.
 //!
 //! A library parsed from its files holds every body already. A library opened from the on-disk
-//! cache (`crate::cache`) decodes only what start-up needs (ids, titles, dates, facets: the
+//! cache (`crate::store::cache`) decodes only what start-up needs (ids, titles, dates, facets: the
 //! case's head) and leaves each body where it is stored, behind a [`BodySource`]: the body is
 //! read the first time anything looks at it, once, from any thread. So a library of 100,000
 //! postmortems opens in the time it takes to read its heads, and a search that shows ten cases
@@ -19,7 +19,7 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use super::model::CaseBody;
+use super::content::CaseBody;
 
 /// Where stored bodies are read from.
 pub trait BodySource: Send + Sync {

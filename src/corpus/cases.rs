@@ -1,7 +1,7 @@
 //! The cases of a library, decoded when they are used.
 //!
 //! A library parsed from its files holds every case already. A library opened from the on-disk
-//! cache (`crate::cache`) holds none at first: a search that shows ten results decodes ten case
+//! cache (`crate::store::cache`) holds none at first: a search that shows ten results decodes ten case
 //! heads (`cases[i]`, [`Cases::get`]), and only what needs every case at once — listing them all,
 //! building the graph, an iteration — decodes them all ([`Cases::all`], or through `Deref` to
 //! `[Case]`), once, on several threads. So a warm start of 100,000 cases costs what the first

@@ -10,12 +10,13 @@
 
 use std::{collections::BTreeSet, path::PathBuf};
 
+use crate::taxonomy::FacetKind;
 use crate::{
     corpus::{
         load::{Library, LoadOptions},
-        model::{FacetKind, PartialDate},
+        model::PartialDate,
     },
-    diag::{Diagnostic, Severity},
+    support::diag::{Diagnostic, Severity},
 };
 
 /// What to check.

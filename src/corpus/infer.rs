@@ -22,12 +22,12 @@
 //! Inferred values are marked as such on the case (`Facets::add_inferred`).
 
 use crate::{
-    corpus::FacetKind,
+    taxonomy::FacetKind,
     taxonomy::{
         FacetValue, Taxonomy,
         matcher::{Found, Matcher},
     },
-    words::word_spans,
+    text::words::word_spans,
 };
 
 /// At most this many values of one kind are inferred.

@@ -22,7 +22,7 @@ use std::{
     time::SystemTime,
 };
 
-use crate::diag::{Diagnostic, Severity};
+use crate::support::diag::{Diagnostic, Severity};
 
 /// A library file found in a user directory, with what a cache fingerprint needs.
 #[derive(Debug, Clone, PartialEq, Eq)]

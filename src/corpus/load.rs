@@ -25,8 +25,8 @@ use crate::{
         parse::{FacetPolicy, parse_case},
         team::{TeamDefaults, is_team_file, parse_team},
     },
-    diag::{Diagnostic, Severity},
-    progress::{Progress, ProgressFn, Stage},
+    support::diag::{Diagnostic, Severity},
+    support::progress::{Progress, ProgressFn, Stage},
     taxonomy::Taxonomy,
 };
 
@@ -81,7 +81,7 @@ impl Library {
     /// Load what `options` names.
     pub fn load(options: &LoadOptions) -> Library {
         let (files, diagnostics) = list_files(&options.dirs);
-        Library::load_files(options.bundled, &files, diagnostics, &crate::progress::silent)
+        Library::load_files(options.bundled, &files, diagnostics, &crate::support::progress::silent)
     }
 
     /// Load the bundled library (when `bundled`) and the user `files` found by [`list_files`]
@@ -98,9 +98,9 @@ impl Library {
 
     /// The bundled library read from `cases` (each the path shown to users and the text)
     /// rather than from the texts compiled in: how the build script reads `data/cases` to index
-    /// it (`crate::embedded::bake`). Exactly what [`Library::bundled`] gives for the same texts.
+    /// it (`crate::store::embedded::bake`). Exactly what [`Library::bundled`] gives for the same texts.
     pub fn load_bundled_texts(cases: &[(&str, &'static str)]) -> Library {
-        Library::load_with(cases, &[], Vec::new(), &crate::progress::silent)
+        Library::load_with(cases, &[], Vec::new(), &crate::support::progress::silent)
     }
 
     fn load_with(

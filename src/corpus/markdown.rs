@@ -20,24 +20,24 @@ use std::path::Path;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 pub use crate::corpus::headings::{SECTIONS, Section, normalize_heading, section_for};
+use crate::taxonomy::FacetKind;
 use crate::{
     corpus::headings::{Meta, is_lesson_part, is_metadata_heading, meta_for},
     corpus::infer::{Inferrer, Part as Read},
     corpus::team::TeamDefaults,
     corpus::{
         model::{
-            ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
-            Provenance,
+            ActionItem, ActionType, Case, CaseBody, Facets, Impact, ItemOrigin, PartialDate, Provenance,
         },
         parse::{
             FacetPolicy, Parsed, is_slug, is_unknown_date, parse_date, read_facets, read_impact, read_sources,
         },
     },
-    diag::{Diagnostic, Severity},
+    support::diag::{Diagnostic, Severity},
+    support::toml_fields::{Ctx, Fields, Text},
     taxonomy::Taxonomy,
+    text::words::word_spans,
     text::{one_line, sanitize},
-    toml_fields::{Ctx, Fields, Text},
-    words::word_spans,
 };
 
 /// The keys postmortem front matter may have.

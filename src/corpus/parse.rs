@@ -7,14 +7,15 @@
 
 use std::path::Path;
 
+use crate::taxonomy::FacetKind;
 use crate::{
     corpus::model::{
-        ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
-        Provenance, Source, SourceKind,
+        ActionItem, ActionType, Case, CaseBody, Facets, Impact, ItemOrigin, PartialDate, Provenance, Source,
+        SourceKind,
     },
-    diag::{Diagnostic, Severity},
+    support::diag::{Diagnostic, Severity},
+    support::toml_fields::{Ctx, Fields, Text},
     taxonomy::Taxonomy,
-    toml_fields::{Ctx, Fields, Text},
 };
 
 /// What reading one file gave.

@@ -7,7 +7,7 @@
 //! moved elsewhere is still found. Owner and bug placeholders are table cells (`| name |`,
 //! `| TICKET-3 |`), since `name` alone is an ordinary word.
 
-use crate::diag::{Diagnostic, Severity};
+use crate::support::diag::{Diagnostic, Severity};
 
 /// A fragment of the template's example text, and what it stands in for.
 struct Placeholder {

@@ -16,14 +16,15 @@
 
 use std::path::Path;
 
+use crate::taxonomy::FacetKind;
 use crate::{
     corpus::{
-        model::{FacetKind, Facets},
+        model::Facets,
         parse::{FacetPolicy, read_facets},
     },
-    diag::Diagnostic,
+    support::diag::Diagnostic,
+    support::toml_fields::{Ctx, Fields},
     taxonomy::Taxonomy,
-    toml_fields::{Ctx, Fields},
 };
 
 /// The file name of a directory's team defaults.

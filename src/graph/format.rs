@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::{Graph, NodeId, NodeKind, neighbourhood::Neighbourhood, related::Related};
-use crate::corpus::FacetKind;
+use crate::taxonomy::FacetKind;
 
 /// How many related nodes `text` and `json` list.
 pub const RELATED_LIMIT: usize = 10;
@@ -73,7 +73,7 @@ pub fn to_text(graph: &Graph, hood: &Neighbourhood, related: &[Related], width: 
                         format!("    {} ({})", node.label, cases(graph.neighbours(n).len()))
                     }
                 };
-                s.push_str(&crate::commands::truncate(&line, width));
+                s.push_str(&crate::text::columns::truncate(&line, width));
                 s.push('\n');
             }
         }
@@ -93,7 +93,7 @@ pub fn to_text(graph: &Graph, hood: &Neighbourhood, related: &[Related], width: 
                     format!("{:>4}. {} ({})", i + 1, node.label, kind.label().to_lowercase())
                 }
             };
-            s.push_str(&crate::commands::truncate(&head, width));
+            s.push_str(&crate::text::columns::truncate(&head, width));
             s.push('\n');
             if node.kind() == NodeKind::Case {
                 let _ = writeln!(s, "      {}", node.key);

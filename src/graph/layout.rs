@@ -170,7 +170,7 @@ fn fit(text: &str, room: i32) -> Option<String> {
     if room < MIN_LABEL {
         return None;
     }
-    Some(crate::commands::truncate(text, room))
+    Some(crate::text::columns::truncate(text, room))
 }
 
 /// Rows for nodes wanted at `targets` (fractional rows, ascending) among the rows

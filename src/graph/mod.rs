@@ -20,7 +20,8 @@ pub mod resolve;
 
 use std::{collections::HashMap, fmt};
 
-use crate::corpus::{Case, FacetKind};
+use crate::corpus::Case;
+use crate::taxonomy::FacetKind;
 
 /// A node's position in its [`Graph`]: dense, valid only for the graph that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -82,7 +82,7 @@ impl Graph {
 #[cfg(test)]
 mod tests {
     use super::super::{Graph, NodeKey, tests::small};
-    use crate::corpus::FacetKind;
+    use crate::taxonomy::FacetKind;
 
     fn keys(g: &Graph, n: &super::Neighbourhood) -> Vec<(String, usize)> {
         n.nodes.iter().map(|(id, d)| (g.node(*id).key.to_string(), *d)).collect()

@@ -59,7 +59,7 @@ impl Graph {
 #[cfg(test)]
 mod tests {
     use super::super::{Graph, tests::small};
-    use crate::corpus::FacetKind;
+    use crate::taxonomy::FacetKind;
 
     #[test]
     fn a_case_shows_its_values_inside_and_related_cases_outside() {

@@ -100,7 +100,7 @@ mod tests {
         Graph,
         tests::{case, small},
     };
-    use crate::corpus::FacetKind::{Component as C, RootCause as R, Symptom as S};
+    use crate::taxonomy::FacetKind::{Component as C, RootCause as R, Symptom as S};
 
     fn ranked(g: &Graph, id: &str) -> Vec<(String, Vec<String>)> {
         g.related(g.case_node(id).unwrap(), 10)

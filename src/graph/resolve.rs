@@ -2,7 +2,7 @@
 //! value as people type them: `component:nccl`, `root:"uneven work"`, `symptom:stuck`), or a
 //! bare value when only one kind has it (`nccl`, and `nccll` too).
 //!
-//! Values resolve through the taxonomy by the one resolver (`crate::resolve`: names, aliases,
+//! Values resolve through the taxonomy by the one resolver (`crate::text::resolve`: names, aliases,
 //! word starts, near spellings), then through the values cases actually use (user libraries may
 //! have values of their own); a bare value named exactly by one kind wins over near spellings
 //! in others. What an inexact input was read as comes back as a note.
@@ -11,8 +11,8 @@
 
 use super::{Graph, NodeId, NodeKey, NodeKind};
 use crate::{
-    corpus::FacetKind,
-    error::{Error, Result},
+    support::error::{Error, Result},
+    taxonomy::FacetKind,
     taxonomy::{Taxonomy, normalize_term},
     text::one_line,
 };
@@ -125,7 +125,7 @@ impl Graph {
             .into_iter()
             .flat_map(|kind| {
                 taxonomy.nearest(kind, input, 1).into_iter().filter_map(move |v| {
-                    let score = crate::resolve::similarity(input, &v.name, &v.aliases);
+                    let score = crate::text::resolve::similarity(input, &v.name, &v.aliases);
                     (score >= NEAR_VALUE && self.facet_node(kind, &v.name).is_some())
                         .then(|| (score, NodeKey::Facet(kind, v.name.clone()).to_string()))
                 })
@@ -158,7 +158,7 @@ mod tests {
         Graph,
         tests::{case, small},
     };
-    use crate::{corpus::FacetKind, taxonomy::Taxonomy};
+    use crate::{taxonomy::FacetKind, taxonomy::Taxonomy};
 
     const TAXONOMY: &str = r#"
 [[root_cause]]

@@ -207,7 +207,7 @@ impl Salience {
             // A signature of two characters or fewer would be found everywhere.
             let trimmed = signature.trim();
             if trimmed.len() > 2 {
-                let words = crate::words::word_spans(trimmed).count();
+                let words = crate::text::words::word_spans(trimmed).count();
                 patterns.push(signature);
                 weights.push((if words >= 2 { SIGNATURE } else { TOKEN_SIGNATURE }, true));
                 classes.push(Class::Plain);

@@ -13,7 +13,7 @@ use tantivy::tokenizer::{
     TokenFilter, TokenStream, Tokenizer,
 };
 
-use crate::words::WordStemmer;
+use crate::text::words::WordStemmer;
 
 /// Words longer than this are dropped (hashes, base64 in logs).
 pub const MAX_WORD_BYTES: usize = 40;

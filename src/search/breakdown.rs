@@ -7,9 +7,9 @@
 use serde::Serialize;
 
 use crate::{
-    corpus::FacetKind,
-    numbers::thousands,
     search::{caseset::CaseSet, catalog::Catalog},
+    taxonomy::FacetKind,
+    text::numbers::thousands,
 };
 
 /// One bar: a value and the cases that have it.

@@ -9,11 +9,8 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use crate::{
-    corpus::{FacetKind, Library},
-    filter::Filters,
-    search::caseset::CaseSet,
-};
+use crate::taxonomy::FacetKind;
+use crate::{corpus::Library, corpus::filter::Filters, search::caseset::CaseSet};
 
 /// The first and last day a case's date can mean.
 pub type DayRange = ((u16, u8, u8), (u16, u8, u8));
@@ -217,7 +214,7 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filter::FacetFilter;
+    use crate::corpus::filter::FacetFilter;
 
     #[test]
     fn a_catalog_is_rebuilt_from_its_parts() {

@@ -23,14 +23,15 @@ use tantivy::{
     tokenizer::TextAnalyzer,
 };
 
+use crate::taxonomy::FacetKind;
 use crate::{
-    corpus::{Case, FacetKind},
-    error::{Error, Result},
-    progress::{Progress, ProgressFn, Stage},
+    corpus::Case,
     search::{
         analysis::analyzer,
         typo::{self, Typos},
     },
+    support::error::{Error, Result},
+    support::progress::{Progress, ProgressFn, Stage},
 };
 
 /// The analyser every text field and every query goes through.
@@ -251,7 +252,7 @@ impl CaseIndex {
     /// Index `cases` (document order = case order) in memory.
     pub fn build(cases: &[Case]) -> Result<CaseIndex> {
         let index = Index::create_in_ram(CaseIndex::schema());
-        CaseIndex::write(&index, cases, &crate::progress::silent)?;
+        CaseIndex::write(&index, cases, &crate::support::progress::silent)?;
         CaseIndex::from_index(&index)
     }
 

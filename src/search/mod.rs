@@ -29,10 +29,11 @@ pub use self::{
     query::{ParsedQuery, QueryError},
 };
 use self::{caseset::CaseSet, catalog::Catalog, index::CaseIndex};
+use crate::taxonomy::FacetKind;
 use crate::{
-    corpus::{FacetKind, Library},
-    error::Result,
-    filter::Filters,
+    corpus::Library,
+    corpus::filter::Filters,
+    support::error::Result,
     taxonomy::matcher::{self, Matcher},
 };
 
@@ -145,7 +146,7 @@ impl Response {
 pub const STRONG_SHARE: f32 = 0.3;
 
 /// What an engine can be built on besides its library: the search index opened already and the
-/// catalog stored with it (both come from the on-disk cache, `crate::cache`).
+/// catalog stored with it (both come from the on-disk cache, `crate::store::cache`).
 #[derive(Debug, Default)]
 pub struct Prebuilt {
     /// The index of the library's cases.
@@ -181,7 +182,7 @@ impl Engine {
     }
 
     /// The engine over `library` on what was `prebuilt` for it (by the on-disk cache: see
-    /// `crate::cache`); what is missing is built now. With a stored catalog no case is decoded.
+    /// `crate::store::cache`); what is missing is built now. With a stored catalog no case is decoded.
     pub fn with_prebuilt(library: Arc<Library>, prebuilt: Prebuilt) -> Result<Engine> {
         let catalog = prebuilt.catalog.unwrap_or_else(|| Catalog::new(&library));
         let index = match prebuilt.index {
@@ -314,7 +315,7 @@ impl Engine {
         let named: Vec<(usize, usize, usize)> = found
             .iter()
             .flat_map(|f| f.spans.iter())
-            .map(|&(a, b)| (a, b, crate::words::word_spans(text.get(a..b).unwrap_or_default()).count()))
+            .map(|&(a, b)| (a, b, crate::text::words::word_spans(text.get(a..b).unwrap_or_default()).count()))
             .collect();
         weights::weigh(&mut words, &named);
         let expansions: Vec<index::Expansion<'_>> = found

@@ -10,11 +10,12 @@
 
 use std::ops::Range;
 
+use crate::taxonomy::FacetKind;
 use crate::{
-    corpus::{FacetKind, model::PartialDate},
-    filter::{FacetFilter, Filters},
-    resolve::{Candidate, Miss},
+    corpus::filter::{FacetFilter, Filters},
+    corpus::model::PartialDate,
     taxonomy::{Taxonomy, inexact_note},
+    text::resolve::{Candidate, Miss},
 };
 
 /// A problem with one clause of the inline syntax. The clause is left out; the query runs.
@@ -224,13 +225,13 @@ pub struct ResolvedOrg {
     pub note: Option<String>,
 }
 
-/// Resolve a typed organization through the one resolver ([`crate::resolve`]): its name
+/// Resolve a typed organization through the one resolver ([`crate::text::resolve`]): its name
 /// (ignoring case), else the only one with a word starting so, else a near spelling that stands
 /// out; otherwise an error message naming the nearest (or the ones it could be), and those.
 pub fn resolve_org(typed: &str, organizations: &[String]) -> Result<ResolvedOrg, (String, Vec<String>)> {
     let candidates: Vec<Candidate<'_>> = organizations.iter().map(|o| Candidate::named(o)).collect();
     let shown = crate::text::one_line(typed);
-    match crate::resolve::resolve(typed, &candidates) {
+    match crate::text::resolve::resolve(typed, &candidates) {
         Ok(found) => {
             let name = organizations[found.index].clone();
             let note = inexact_note("organization", typed, &name, found.how);

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use crate::{
     taxonomy::Taxonomy,
-    words::{WordStemmer, word_spans},
+    text::words::{WordStemmer, word_spans},
 };
 use nucleo::{
     Config, Matcher as NucleoMatcher,
@@ -443,7 +443,7 @@ impl Matcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::FacetKind;
+    use crate::taxonomy::FacetKind;
 
     const TAXONOMY: &str = r#"
 [[component]]

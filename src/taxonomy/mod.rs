@@ -6,19 +6,25 @@
 //! and `signatures`. A user library's `taxonomy.toml` extends the bundled one: new names add
 //! values, a name that exists already adds its aliases and signatures to it.
 //!
-//! Resolution here goes through the one resolver, [`crate::resolve`] (for `component:nccl`,
+//! Resolution here goes through the one resolver, [`crate::text::resolve`] (for `component:nccl`,
 //! `--component NCCL`, graph nodes and the picker); finding values
-//! in free text (a sentence, a log line, a postmortem) is [`matcher`]'s job.
+//! in free text (a sentence, a log line, a postmortem) is [`matcher`]'s job. The four kinds of
+//! facet are [`facet`]'s.
+//!
+//! The vocabulary is the model's lower half: it may use the ground ([`crate::text`],
+//! [`crate::support`]) and nothing else; the cases are built on it, never the other way round.
 
+pub mod facet;
 pub mod matcher;
+
+pub use facet::FacetKind;
 
 use rustc_hash::FxHashMap;
 
 use crate::{
-    corpus::model::FacetKind,
-    diag::Diagnostic,
-    resolve::{Candidate, How, Miss},
-    toml_fields::{Ctx, Fields},
+    support::diag::Diagnostic,
+    support::toml_fields::{Ctx, Fields},
+    text::resolve::{Candidate, How, Miss},
 };
 
 /// One facet value.
@@ -95,7 +101,7 @@ pub struct Taxonomy {
 
 /// Lowercase, with `-`, `_` and runs of white space folded to one space: the form in which
 /// names and aliases are compared (the resolver's own).
-pub use crate::resolve::normalize as normalize_term;
+pub use crate::text::resolve::normalize as normalize_term;
 
 impl Taxonomy {
     /// Parse a taxonomy file. Problems are returned with the values that could be read.
@@ -230,7 +236,7 @@ impl Taxonomy {
     }
 
     /// Resolve what someone typed to one value of `kind` through the one resolver
-    /// ([`crate::resolve`]): a name or alias, else the only value with a word starting so, else
+    /// ([`crate::text::resolve`]): a name or alias, else the only value with a word starting so, else
     /// a near spelling that stands out. The answer says how, for a note when it was not exact.
     pub fn resolve(&self, kind: FacetKind, input: &str) -> Result<Resolved<'_>, Unresolved> {
         // A name or alias is one lookup in the term table; the resolver's scan is for the rest.
@@ -242,7 +248,7 @@ impl Taxonomy {
         let values: Vec<&FacetValue> = self.values_of(kind).collect();
         let candidates: Vec<Candidate<'_>> =
             values.iter().map(|v| Candidate { name: &v.name, aliases: &v.aliases }).collect();
-        match crate::resolve::resolve(input, &candidates) {
+        match crate::text::resolve::resolve(input, &candidates) {
             Ok(found) => Ok(Resolved { value: values[found.index], how: found.how }),
             Err(miss) => Err(Unresolved {
                 kind,
@@ -258,7 +264,7 @@ impl Taxonomy {
         let values: Vec<&FacetValue> = self.values_of(kind).collect();
         let candidates: Vec<Candidate<'_>> =
             values.iter().map(|v| Candidate { name: &v.name, aliases: &v.aliases }).collect();
-        crate::resolve::nearest(input, &candidates, n).into_iter().map(|i| values[i]).collect()
+        crate::text::resolve::nearest(input, &candidates, n).into_iter().map(|i| values[i]).collect()
     }
 }
 

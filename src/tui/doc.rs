@@ -13,7 +13,8 @@
 use textwrap::Options;
 use unicode_width::UnicodeWidthStr;
 
-use crate::corpus::{Case, FacetKind};
+use crate::corpus::Case;
+use crate::taxonomy::FacetKind;
 
 /// What a piece of a line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,7 +169,7 @@ impl Builder {
 
     fn heading(&mut self, title: &str) {
         self.blank();
-        self.push(DocLine::of(Part::Heading, crate::columns::truncate(title, self.width)));
+        self.push(DocLine::of(Part::Heading, crate::text::columns::truncate(title, self.width)));
     }
 
     fn section(&mut self, title: &str, text: &str) {
@@ -211,7 +212,7 @@ impl Builder {
                 used += 3;
             }
             let room = self.width.saturating_sub(used + inferred.len()).max(1);
-            let shown = crate::columns::truncate(value, room);
+            let shown = crate::text::columns::truncate(value, room);
             let index = self.doc.facets.len();
             self.doc.facets.push(FacetRef { kind, value: value.clone(), line: self.doc.lines.len() });
             used += shown.width() + inferred.len();
@@ -234,7 +235,7 @@ fn shorten_address(url: &str, room: usize) -> String {
         return url.to_string();
     }
     let Some(keep) = room.checked_sub(1).filter(|k| *k >= 2) else {
-        return crate::columns::truncate(url, room);
+        return crate::text::columns::truncate(url, room);
     };
     let mut tail: Vec<char> = Vec::new();
     let mut used = 0;

@@ -1,7 +1,7 @@
 //! The messages the UI reacts to and the threads that produce them: the input thread (keys,
-//! mouse, paste, resize from the terminal) and the signal thread (SIGHUP, SIGTERM, SIGINT,
-//! SIGCONT). Search results come from `worker::spawn`, the library opened in the background
-//! from `loader::spawn`.
+//! mouse, paste, resize from the terminal), the signal thread (SIGHUP, SIGTERM, SIGINT,
+//! SIGCONT) and the loading thread (the library opened in the background, see `loader`). Search results come from `worker::spawn`, the library opened in the background
+//! from [`spawn_loader`].
 //!
 //! The input thread sleeps in one `poll()` on two descriptors: the terminal and a pipe the
 //! SIGWINCH handler writes to. It wakes when the terminal has bytes, when it hangs up, and when
@@ -20,14 +20,25 @@
 //! signal's default action after [`SIGNAL_GRACE`].
 
 use std::{
-    sync::{Arc, mpsc::Sender},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+        mpsc::Sender,
+    },
     time::Duration,
 };
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent};
 
-use super::{loader, worker};
-use crate::{corpus::Library, graph::Graph, progress::Progress};
+use super::{
+    loader::{self, Loaded, Opened, Throttle},
+    worker,
+};
+use crate::{
+    corpus::Library,
+    graph::Graph,
+    support::progress::{Progress, ProgressFn},
+};
 
 /// How long the main thread has to wind down after SIGHUP or SIGTERM before the signal thread
 /// ends the process the hard way.
@@ -284,11 +295,68 @@ fn restore_within(mouse: bool, limit: Duration) {
     }
 }
 
+/// Start the `incidex-load` thread: it calls `open` with a progress callback, builds the search
+/// engine if `ui_started` is set by then, and sends [`Msg::Progress`] and then one
+/// [`Msg::Loaded`] (or, if it panicked, one [`Msg::LoadFailed`]) to `tx`.
+pub fn spawn_loader(
+    open: impl FnOnce(ProgressFn<'_>) -> Opened + Send + 'static,
+    ui_started: Arc<AtomicBool>,
+    tx: Sender<Msg>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new().name("incidex-load".into()).spawn(move || {
+        let progress_tx = tx.clone();
+        let throttle = Throttle::new(move |p| {
+            let _ = progress_tx.send(Msg::Progress(p));
+        });
+        // A panic here is a bug, reported by the panic hook; the UI must still end rather than
+        // wait for a library that will never come.
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let opened = open(&|p| throttle.report(p));
+            Loaded::new(opened, ui_started.load(Ordering::SeqCst))
+        }));
+        let _ = tx.send(match built {
+            Ok(loaded) => Msg::Loaded(Box::new(loaded)),
+            Err(_) => Msg::LoadFailed("the library could not be loaded (an internal error)".into()),
+        });
+    })?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
 
     use super::*;
+    use crate::{
+        search::Prebuilt,
+        support::progress::Stage,
+        tui::{loader::Problems, worker::Search},
+    };
+
+    #[test]
+    fn the_loader_sends_the_library_or_says_it_failed() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let open = |progress: ProgressFn<'_>| {
+            progress(Progress { stage: Stage::Reading, done: 1, total: 1 });
+            let options = crate::corpus::LoadOptions { bundled: false, dirs: vec![] };
+            Opened {
+                library: Library::load(&options),
+                prebuilt: Prebuilt::default(),
+                problems: Problems::default(),
+            }
+        };
+        spawn_loader(open, Arc::new(AtomicBool::new(false)), tx.clone()).unwrap();
+        assert!(matches!(rx.recv(), Ok(Msg::Progress(p)) if p.done == 1));
+        let unbuilt = |l: &Loaded| matches!(&l.search, Some(Search::Unbuilt(p)) if p.index.is_none());
+        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if unbuilt(&l) && l.problems.is_empty()));
+        spawn_loader(open, Arc::new(AtomicBool::new(true)), tx.clone()).unwrap();
+        let _progress = rx.recv();
+        let built = |l: &Loaded| matches!(l.search, Some(Search::Built(_)));
+        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if built(&l)), "the UI runs: built here");
+        spawn_loader(|_: ProgressFn<'_>| -> Opened { panic!("a bug") }, Arc::new(AtomicBool::new(true)), tx)
+            .unwrap();
+        assert!(matches!(rx.recv(), Ok(Msg::LoadFailed(_))), "a panic ends the wait");
+    }
 
     #[test]
     fn only_key_presses_become_messages() {

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use super::input::Input;
 use crate::checklist::{self, Checklist, Request};
-use crate::{corpus::Library, filter::Filters};
+use crate::{corpus::Library, corpus::filter::Filters};
 
 /// Where the dialog is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::export::Choice;
-use crate::corpus::FacetKind;
+use crate::taxonomy::FacetKind;
 
 /// Where a key press goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,6 +18,15 @@ pub const TWO_LINE_BELOW: u16 = 60;
 /// From this height on, the search box has a border.
 pub const BORDERED_SEARCH_HEIGHT: u16 = 20;
 
+/// Which of the two filters rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilterRow {
+    /// Applied filters and "Clear all".
+    Applied,
+    /// Suggested filters.
+    Suggested,
+}
+
 /// The screen's parts. In a narrow layout `list` and `right` are the same rectangle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
@@ -112,6 +121,13 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);
     let h = height.min(area.height);
     Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+}
+
+/// Where the picker goes on a screen of `area`.
+pub fn picker_area(screen: Rect) -> Rect {
+    let width = screen.width.saturating_sub(4).clamp(20, 72);
+    let height = screen.height.saturating_sub(2).clamp(6, 24);
+    centered(screen, width, height)
 }
 
 #[cfg(test)]

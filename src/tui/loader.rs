@@ -1,10 +1,11 @@
 //! Opening the library on a thread while the UI runs (issue 11): a large user library on a cold
 //! cache takes minutes to read and index, and the UI must be usable meanwhile.
 //!
-//! [`spawn`] runs the opening function the binary hands over (the cache, the files, the user's
-//! diagnostics: none of that is the UI's business) on the `incidex-load` thread. Its progress
-//! reaches the UI's one channel as [`Msg::Progress`], throttled to [`PROGRESS_EVERY`] (the last
-//! step of each stage always gets through), and its result as one [`Msg::Loaded`]. When the UI
+//! `event::spawn_loader` runs the opening function the binary hands over (the cache, the files,
+//! the user's diagnostics: none of that is the UI's business) on the `incidex-load` thread; this
+//! module holds what it hands back. Its progress reaches the UI's one channel throttled by a
+//! [`Throttle`] to [`PROGRESS_EVERY`] (the last step of each stage always gets through), and its
+//! result as one [`Loaded`]. When the UI
 //! is already running on the interim library by then, the search engine over the new library
 //! is built here too, so the switch costs the UI nothing; when the UI is still waiting to
 //! start, the search worker builds it, so the first frame does not wait for it.
@@ -13,20 +14,12 @@
 //! process.
 
 use std::{
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
-        mpsc::Sender,
-    },
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
-use super::{event::Msg, worker::Searcher};
-use crate::{
-    corpus::Library,
-    progress::{Progress, ProgressFn},
-    search::Prebuilt,
-};
+use super::worker::{Search, Searcher};
+use crate::{corpus::Library, search::Prebuilt, support::progress::Progress};
 
 /// The least time between two progress messages: about ten a second reach the main loop.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
@@ -86,25 +79,6 @@ pub struct Opened {
     pub problems: Problems,
 }
 
-/// The search engine over a loaded library, built or still to build.
-#[derive(Debug)]
-pub enum Search {
-    /// Built on the loading thread.
-    Built(Box<Searcher>),
-    /// To be built by the search worker, on what the cache had ready.
-    Unbuilt(Box<Prebuilt>),
-}
-
-impl Search {
-    /// The engine over `library` (building it now when it is not built yet).
-    pub fn into_searcher(self, library: Arc<Library>) -> Searcher {
-        match self {
-            Search::Built(searcher) => *searcher,
-            Search::Unbuilt(prebuilt) => Searcher::with_prebuilt(library, *prebuilt),
-        }
-    }
-}
-
 /// A library opened in the background, ready to switch to.
 #[derive(Debug)]
 pub struct Loaded {
@@ -158,37 +132,10 @@ impl Throttle {
     }
 }
 
-/// Start the `incidex-load` thread: it calls `open` with a progress callback, builds the search
-/// engine if `ui_started` is set by then, and sends [`Msg::Progress`] and then one
-/// [`Msg::Loaded`] (or, if it panicked, one [`Msg::LoadFailed`]) to `tx`.
-pub fn spawn(
-    open: impl FnOnce(ProgressFn<'_>) -> Opened + Send + 'static,
-    ui_started: Arc<AtomicBool>,
-    tx: Sender<Msg>,
-) -> std::io::Result<()> {
-    std::thread::Builder::new().name("incidex-load".into()).spawn(move || {
-        let progress_tx = tx.clone();
-        let throttle = Throttle::new(move |p| {
-            let _ = progress_tx.send(Msg::Progress(p));
-        });
-        // A panic here is a bug, reported by the panic hook; the UI must still end rather than
-        // wait for a library that will never come.
-        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let opened = open(&|p| throttle.report(p));
-            Loaded::new(opened, ui_started.load(Ordering::SeqCst))
-        }));
-        let _ = tx.send(match built {
-            Ok(loaded) => Msg::Loaded(Box::new(loaded)),
-            Err(_) => Msg::LoadFailed("the library could not be loaded (an internal error)".into()),
-        });
-    })?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Stage;
+    use crate::support::progress::Stage;
 
     #[test]
     fn progress_is_throttled_but_the_end_of_a_stage_always_passes() {
@@ -202,31 +149,6 @@ mod tests {
             throttle.report_at(p(done), ms(at));
         }
         assert_eq!(*seen.lock().unwrap(), [1, 4, 6, 10]);
-    }
-
-    #[test]
-    fn the_loader_sends_the_library_or_says_it_failed() {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let open = |progress: ProgressFn<'_>| {
-            progress(Progress { stage: Stage::Reading, done: 1, total: 1 });
-            let options = crate::corpus::LoadOptions { bundled: false, dirs: vec![] };
-            Opened {
-                library: Library::load(&options),
-                prebuilt: Prebuilt::default(),
-                problems: Problems::default(),
-            }
-        };
-        spawn(open, Arc::new(AtomicBool::new(false)), tx.clone()).unwrap();
-        assert!(matches!(rx.recv(), Ok(Msg::Progress(p)) if p.done == 1));
-        let unbuilt = |l: &Loaded| matches!(&l.search, Some(Search::Unbuilt(p)) if p.index.is_none());
-        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if unbuilt(&l) && l.problems.is_empty()));
-        spawn(open, Arc::new(AtomicBool::new(true)), tx.clone()).unwrap();
-        let _progress = rx.recv();
-        let built = |l: &Loaded| matches!(l.search, Some(Search::Built(_)));
-        assert!(matches!(rx.recv(), Ok(Msg::Loaded(l)) if built(&l)), "the UI runs: built here");
-        spawn(|_: ProgressFn<'_>| -> Opened { panic!("a bug") }, Arc::new(AtomicBool::new(true)), tx)
-            .unwrap();
-        assert!(matches!(rx.recv(), Ok(Msg::LoadFailed(_))), "a panic ends the wait");
     }
 
     #[test]

@@ -19,10 +19,12 @@ pub mod doc;
 pub mod event;
 pub mod export;
 pub mod graph_view;
+pub mod help;
 pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod loader;
+pub mod osc52;
 pub mod paste;
 pub mod session;
 pub mod style;
@@ -46,18 +48,17 @@ use self::{
     app::{App, Effect, Interim, Options},
     event::Msg,
     export::{Job, Outcome},
-    loader::{Loaded, Problems, Search},
+    loader::{Loaded, Problems},
     style::Styles,
     terminal::TerminalGuard,
-    worker::Request,
+    worker::{Request, Search},
 };
 use crate::{
-    config::Settings,
     corpus::{Library, LoadOptions},
-    error::{Error, Result},
-    osc52,
-    progress::ProgressFn,
-    theme::{self, ColorDepth},
+    settings::config::Settings,
+    settings::theme::{self, ColorDepth},
+    support::error::{Error, Result},
+    support::progress::ProgressFn,
 };
 
 /// How long a frame waits for the answer to the search a keystroke started.
@@ -228,7 +229,7 @@ fn read_log_apart(job: paste::LogJob, msgs: &mpsc::Sender<Msg>) {
 fn wait_for_load(
     rx: &mpsc::Receiver<Msg>,
     wait: Duration,
-) -> Result<std::result::Result<Box<Loaded>, Option<crate::progress::Progress>>> {
+) -> Result<std::result::Result<Box<Loaded>, Option<crate::support::progress::Progress>>> {
     let deadline = Instant::now().checked_add(wait);
     let mut progress = None;
     loop {
@@ -280,7 +281,7 @@ fn run_ui(
     };
     let (tx, rx) = mpsc::channel::<Msg>();
     let ui_started = Arc::new(AtomicBool::new(false));
-    loader::spawn(open, ui_started.clone(), tx.clone())
+    event::spawn_loader(open, ui_started.clone(), tx.clone())
         .map_err(|e| Error::Failed(format!("cannot start loading: {e}")))?;
     // Without a directory of the user's the library is the bundled one: quick, and nothing to
     // stand in for it. Otherwise the interim library is read only once the wait is over, so it
@@ -298,7 +299,7 @@ fn run_ui(
         }
         (Err(progress), Some(bundled)) => {
             // The bundled library as baked at build time: nothing to parse or index.
-            let baked = if bundled { crate::embedded::open().ok() } else { None };
+            let baked = if bundled { crate::store::embedded::open().ok() } else { None };
             let (interim, prebuilt) = baked.unwrap_or_else(|| {
                 (Library::load(&LoadOptions { bundled, dirs: Vec::new() }), Default::default())
             });
@@ -327,7 +328,7 @@ fn run_ui(
     // For the threads that read pasted logs.
     let log_msgs = tx;
 
-    let options = Options { mouse: settings.mouse, resume, note, date: crate::clock::today(), loading };
+    let options = Options { mouse: settings.mouse, resume, note, date: crate::text::clock::today(), loading };
     let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
     if let Some(progress) = progress {
         effects.extend(app.update(Msg::Progress(progress)));
@@ -378,9 +379,10 @@ fn run_ui(
                     return print_checklist(&text);
                 }
                 Effect::Export(Job::Save { path, text, overwrite }) => {
-                    let outcome = match crate::export::write_file(&path, text.as_bytes(), overwrite) {
+                    let outcome = match crate::support::export::write_file(&path, text.as_bytes(), overwrite)
+                    {
                         Ok(()) => Outcome::Saved(path),
-                        Err(crate::export::ExportError::Exists(path)) => Outcome::Exists(path),
+                        Err(crate::support::export::ExportError::Exists(path)) => Outcome::Exists(path),
                         Err(e) => Outcome::Failed(e.to_string()),
                     };
                     app.export_finished(outcome);

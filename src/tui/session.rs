@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    corpus::FacetKind,
-    error::{Error, Result},
-    filter::{FacetFilter, Filters},
+    corpus::filter::{FacetFilter, Filters},
+    support::error::{Error, Result},
+    taxonomy::FacetKind,
     taxonomy::Taxonomy,
 };
 
@@ -121,7 +121,7 @@ impl Session {
 
 /// Where the session is kept: `$XDG_STATE_HOME/incidex/session.json`.
 pub fn default_path() -> Option<PathBuf> {
-    crate::config::state_dir().map(|d| d.join("session.json"))
+    crate::settings::config::state_dir().map(|d| d.join("session.json"))
 }
 
 /// Read the session at `path`; `Ok(None)` when there is none yet.

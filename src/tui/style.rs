@@ -3,7 +3,7 @@
 
 use ratatui::style::{Color as RColor, Modifier, Style as RStyle};
 
-use crate::theme::{Color, ColorDepth, Role, Style, Theme};
+use crate::settings::theme::{Color, ColorDepth, Role, Style, Theme};
 
 /// Ready-to-draw styles, one per role.
 #[derive(Debug, Clone)]

@@ -10,10 +10,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use super::loader::Search;
+use crate::taxonomy::FacetKind;
 use crate::{
-    corpus::{FacetKind, Library},
-    filter::Filters,
+    corpus::Library,
+    corpus::filter::Filters,
     search::{self, Engine, Prebuilt},
 };
 
@@ -156,6 +156,25 @@ pub struct Response {
     pub located: Option<usize>,
     /// How long the search took.
     pub elapsed: Duration,
+}
+
+/// The search engine over a loaded library, built or still to build.
+#[derive(Debug)]
+pub enum Search {
+    /// Built on the loading thread.
+    Built(Box<Searcher>),
+    /// To be built by the search worker, on what the cache had ready.
+    Unbuilt(Box<Prebuilt>),
+}
+
+impl Search {
+    /// The engine over `library` (building it now when it is not built yet).
+    pub fn into_searcher(self, library: Arc<Library>) -> Searcher {
+        match self {
+            Search::Built(searcher) => *searcher,
+            Search::Unbuilt(prebuilt) => Searcher::with_prebuilt(library, *prebuilt),
+        }
+    }
 }
 
 /// The search engine over one library, built once; or why it could not be built.

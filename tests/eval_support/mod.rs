@@ -7,7 +7,7 @@ pub mod logs;
 use std::path::{Path, PathBuf};
 
 use incidex::{
-    filter::Filters,
+    corpus::filter::Filters,
     search::{Engine, Request},
 };
 

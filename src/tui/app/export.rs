@@ -3,9 +3,9 @@
 
 use super::{App, Effect, Focus, Note, Overlay, RightPane};
 use crate::{
-    corpus::FacetKind,
-    filter::Filters,
+    corpus::filter::Filters,
     graph::NodeKey,
+    taxonomy::FacetKind,
     tui::{
         export::{Choice, ExportDialog, Outcome, Step},
         keymap::{Action, Context},

@@ -13,8 +13,8 @@ use std::sync::{Arc, OnceLock};
 use super::{App, CaseView, DROPPED_FILTERS, Effect, Note, Overlay, Picker, Results};
 use crate::{
     corpus::Library,
-    numbers::thousands,
-    progress::{Progress, Stage},
+    support::progress::{Progress, Stage},
+    text::numbers::thousands,
     tui::{graph_view::GraphView, loader::Loaded},
 };
 

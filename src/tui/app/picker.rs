@@ -1,5 +1,5 @@
 //! The facet picker's state: the values of one kind with counts, narrowed by what is typed —
-//! fuzzily (nucleo) over names and aliases, and through the one resolver (`crate::resolve`), so
+//! fuzzily (nucleo) over names and aliases, and through the one resolver (`crate::text::resolve`), so
 //! a near spelling (`nccll`) finds its value as it does on the command line, with a note saying
 //! what it was read as. A leading `-` excludes: the counts are then the cases that would remain.
 
@@ -8,12 +8,8 @@ use nucleo::{
     pattern::{AtomKind, CaseMatching, Normalization, Pattern},
 };
 
-use crate::{
-    corpus::{FacetKind, Library},
-    filter::Filters,
-    resolve::Candidate,
-    tui::input::Input,
-};
+use crate::taxonomy::FacetKind;
+use crate::{corpus::Library, corpus::filter::Filters, text::resolve::Candidate, tui::input::Input};
 
 /// A value shown in the picker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +56,7 @@ pub struct Picker {
 impl Picker {
     /// The picker for `kind` over the cases of `library` under `filters`.
     pub fn new(library: &Library, filters: &Filters, kind: FacetKind) -> Picker {
-        let values = crate::facet_counts::counts(library, filters, kind, true)
+        let values = crate::corpus::facet_counts::counts(library, filters, kind, true)
             .into_iter()
             .map(|c| Value {
                 name: c.value.to_string(),
@@ -139,7 +135,7 @@ impl Picker {
     fn add_resolved(&mut self, text: &str) {
         let candidates: Vec<Candidate<'_>> =
             self.values.iter().map(|v| Candidate { name: &v.name, aliases: &v.aliases }).collect();
-        let Ok(found) = crate::resolve::resolve(text, &candidates) else { return };
+        let Ok(found) = crate::text::resolve::resolve(text, &candidates) else { return };
         let value = &self.values[found.index];
         if self.rows.iter().any(|r| r.value == value.name) {
             return;

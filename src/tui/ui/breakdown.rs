@@ -6,8 +6,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{pane, put};
 use crate::{
-    columns::truncate,
-    theme::Role,
+    settings::theme::Role,
+    text::columns::truncate,
     tui::{
         app::{App, BREAKDOWN_HEADER_ROWS, Focus},
         style::Styles,

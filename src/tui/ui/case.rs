@@ -5,7 +5,7 @@ use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
 
 use super::{no_case, pane, put};
 use crate::{
-    theme::Role,
+    settings::theme::Role,
     tui::{
         app::{App, Focus},
         doc::Part,

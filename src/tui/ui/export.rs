@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{clear, pane, put};
 use crate::{
-    theme::Role,
+    settings::theme::Role,
     tui::{
         export::{Choice, ExportDialog, Step},
         layout,

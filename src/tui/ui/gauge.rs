@@ -8,7 +8,7 @@
 use unicode_width::UnicodeWidthStr;
 
 use crate::{
-    theme::Role,
+    settings::theme::Role,
     tui::{app::Loading, style::Styles},
 };
 
@@ -63,8 +63,8 @@ pub fn spans(
 mod tests {
     use super::*;
     use crate::{
-        progress::{Progress, Stage},
-        theme::{ColorDepth, Theme},
+        settings::theme::{ColorDepth, Theme},
+        support::progress::{Progress, Stage},
         tui::app::Interim,
     };
 

@@ -25,7 +25,7 @@ use crate::{
         Graph, NodeKind,
         layout::{Layout, Placed, Slot},
     },
-    theme::Role,
+    settings::theme::Role,
     tui::{
         app::{App, Focus},
         graph_view::{FOOTER_ROWS, GraphView},

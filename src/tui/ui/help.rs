@@ -6,8 +6,11 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{clear, pane, put};
 use crate::{
-    theme::Role,
-    tui::{keymap::HELP, layout, style::Styles},
+    settings::theme::Role,
+    tui::{
+        help::{HelpLine, KEY_WIDTH, box_area, lines},
+        style::Styles,
+    },
 };
 
 /// The help overlay widget.
@@ -16,46 +19,6 @@ pub struct HelpOverlay<'a> {
     pub scroll: usize,
     /// The theme.
     pub styles: &'a Styles,
-}
-
-enum HelpLine {
-    Group(&'static str),
-    Key(String, String),
-    Blank,
-}
-
-/// Width of the key column.
-const KEY_WIDTH: usize = 24;
-
-fn box_area(screen: Rect) -> Rect {
-    let widest = HELP.iter().flat_map(|(_, k)| k.iter()).map(|(_, w)| w.width()).max().unwrap_or(0);
-    let lines = lines(usize::from(screen.width.saturating_sub(2))).len();
-    layout::centered(screen, (KEY_WIDTH + widest + 4) as u16, lines as u16 + 2)
-}
-
-fn lines(width: usize) -> Vec<HelpLine> {
-    let key_w = KEY_WIDTH.min(width / 2);
-    let text_w = width.saturating_sub(key_w + 2).max(8);
-    let mut out = Vec::new();
-    for (i, (group, keys)) in HELP.iter().enumerate() {
-        if i > 0 {
-            out.push(HelpLine::Blank);
-        }
-        out.push(HelpLine::Group(group));
-        for (k, what) in keys.iter() {
-            let key = crate::columns::truncate(k, key_w.saturating_sub(1));
-            for (j, part) in textwrap::wrap(what, text_w).into_iter().enumerate() {
-                out.push(HelpLine::Key(if j == 0 { key.clone() } else { String::new() }, part.into_owned()));
-            }
-        }
-    }
-    out
-}
-
-/// How many lines the help has on a `screen`, and how many of them fit at once.
-pub fn extent(screen: Rect) -> (usize, usize) {
-    let area = box_area(screen);
-    (lines(usize::from(area.width.saturating_sub(2))).len(), usize::from(area.height.saturating_sub(2)))
 }
 
 impl Widget for HelpOverlay<'_> {

@@ -32,7 +32,7 @@ use super::{
     layout::{self, Layout},
     style::Styles,
 };
-use crate::theme::Role;
+use crate::settings::theme::Role;
 
 /// Draw the whole screen for `app`.
 pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
@@ -43,8 +43,14 @@ pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
     };
     let search = search::SearchBox { app, styles, bordered: l.search_bordered };
     frame.render_widget(&search, l.search);
-    frame.render_widget(filters::FiltersRow { app, styles, row: filters::Row::Applied }, l.chips);
-    frame.render_widget(filters::FiltersRow { app, styles, row: filters::Row::Suggested }, l.suggestions);
+    frame.render_widget(
+        filters::FiltersRow { app, styles, row: crate::tui::layout::FilterRow::Applied },
+        l.chips,
+    );
+    frame.render_widget(
+        filters::FiltersRow { app, styles, row: crate::tui::layout::FilterRow::Suggested },
+        l.suggestions,
+    );
     let show_right = !l.narrow || app.focus == Focus::Detail;
     // The focused graph pane takes the list's room too below `GRAPH_ALONE_BELOW` columns.
     let graph_alone = app.graph_alone();
@@ -109,7 +115,7 @@ impl Widget for TooSmall<'_> {
             if y >= area.bottom() {
                 break;
             }
-            let text = crate::columns::truncate(text, usize::from(area.width));
+            let text = crate::text::columns::truncate(text, usize::from(area.width));
             let width = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
             let x = area.x + area.width.saturating_sub(width) / 2;
             let role = if i == 0 { Role::Title } else { Role::Muted };
@@ -128,14 +134,14 @@ pub(crate) fn pane<'a>(
 ) -> Block<'a> {
     let border = styles.get(if focused { Role::BorderFocused } else { Role::Border });
     let room = usize::from(width.saturating_sub(4));
-    let title = crate::columns::truncate(title, room);
+    let title = crate::text::columns::truncate(title, room);
     let used = unicode_width::UnicodeWidthStr::width(title.as_str()) + 2;
     let mut block = Block::bordered()
         .border_style(border)
         .title(Line::from(Span::styled(format!(" {title} "), styles.get(Role::Title))));
     let right_room = room.saturating_sub(used + 2);
     if !right_title.is_empty() && right_room >= 6 {
-        let right = crate::columns::truncate(right_title, right_room);
+        let right = crate::text::columns::truncate(right_title, right_room);
         block = block.title_top(
             Line::from(Span::styled(format!(" {right} "), styles.get(Role::Muted))).right_aligned(),
         );
@@ -176,7 +182,8 @@ pub(crate) fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, spans: &[(String
     let room = usize::from(area.width);
     for (text, style) in spans {
         let w = unicode_width::UnicodeWidthStr::width(text.as_str());
-        let shown = if used + w > room { crate::columns::truncate(text, room - used) } else { text.clone() };
+        let shown =
+            if used + w > room { crate::text::columns::truncate(text, room - used) } else { text.clone() };
         let (nx, _) = buf.set_stringn(area.x + used as u16, y, &shown, room - used, *style);
         used = usize::from(nx - area.x);
         if used >= room {

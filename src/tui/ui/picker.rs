@@ -11,9 +11,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{clear, pane, put};
 use crate::{
-    corpus::FacetKind,
-    filter::Filters,
-    theme::Role,
+    corpus::filter::Filters,
+    settings::theme::Role,
+    taxonomy::FacetKind,
     tui::{
         app::{PICKER_HEADER_ROWS, Picker},
         layout,
@@ -31,19 +31,12 @@ pub struct PickerOverlay<'a> {
     pub filters: &'a Filters,
 }
 
-/// Where the picker goes on a screen of `area`.
-pub fn area(screen: Rect) -> Rect {
-    let width = screen.width.saturating_sub(4).clamp(20, 72);
-    let height = screen.height.saturating_sub(2).clamp(6, 24);
-    layout::centered(screen, width, height)
-}
-
 const PROMPT: &str = "filter › ";
 
 impl PickerOverlay<'_> {
     /// Where the terminal cursor goes: in the filter field.
     pub fn cursor(&self, screen: Rect) -> Option<Position> {
-        let inner = layout::inner(area(screen));
+        let inner = layout::inner(layout::picker_area(screen));
         if inner.height < 2 || inner.width <= PROMPT.width() as u16 {
             return None;
         }
@@ -56,7 +49,7 @@ impl PickerOverlay<'_> {
 impl Widget for &PickerOverlay<'_> {
     fn render(self, screen: Rect, buf: &mut Buffer) {
         let s = self.styles;
-        let area = area(screen).intersection(buf.area);
+        let area = layout::picker_area(screen).intersection(buf.area);
         clear(area, buf);
         let p = self.picker;
         let title = format!("Filter by {}", p.kind.label().to_lowercase());
@@ -118,7 +111,7 @@ impl Widget for &PickerOverlay<'_> {
                 (format!("{:>count_w$}  ", value.count), style(Role::Muted)),
             ];
             let room = width.saturating_sub(count_w + 4);
-            let name = crate::columns::truncate(&value.value, room);
+            let name = crate::text::columns::truncate(&value.value, room);
             let role = if value.count == 0 { Role::Muted } else { Role::of_kind(p.kind) };
             for (ci, c) in name.chars().enumerate() {
                 let matched = value.matched.contains(&ci);

@@ -6,10 +6,10 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{pane, put};
 use crate::{
-    columns::truncate,
     corpus::Case,
-    numbers::thousands,
-    theme::Role,
+    settings::theme::Role,
+    text::columns::truncate,
+    text::numbers::thousands,
     tui::{
         app::{App, Focus},
         style::Styles,

@@ -8,7 +8,7 @@ use ratatui::{
 
 use super::{pane, put};
 use crate::{
-    theme::Role,
+    settings::theme::Role,
     tui::{
         app::{App, Focus},
         style::Styles,

@@ -7,7 +7,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{gauge, put};
 use crate::{
-    theme::Role,
+    settings::theme::Role,
     tui::{
         app::{App, Focus, Overlay, RightPane},
         export::Step,

@@ -13,7 +13,7 @@ use toml::{
     de::{DeTable, DeValue},
 };
 
-use crate::diag::{Diagnostic, LineIndex, Severity};
+use crate::support::diag::{Diagnostic, LineIndex, Severity};
 
 /// One file being read: its name, its line index and the problems found so far.
 pub struct Ctx<'a> {

@@ -7,12 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
+use clap::Args;
 use serde::Deserialize;
 
 use crate::{
-    cli::GlobalArgs,
-    diag::{Diagnostic, LineIndex, Severity},
-    error::{Error, Result},
+    support::diag::{Diagnostic, LineIndex, Severity},
+    support::error::{Error, Result},
 };
 
 /// The config file's keys.
@@ -58,6 +58,34 @@ pub fn state_dir() -> Option<PathBuf> {
 pub fn cache_dir() -> Option<PathBuf> {
     use etcetera::BaseStrategy;
     etcetera::choose_base_strategy().ok().map(|s| s.cache_dir().join("incidex"))
+}
+
+/// Options every command takes: the flags that settings are resolved from. They are defined
+/// here, below the fronts, so that settings need not know the command line; `cli` flattens them
+/// into every command.
+#[derive(Debug, Args, Clone, Default)]
+pub struct GlobalArgs {
+    /// Add a library directory of your own cases (repeatable; also $INCIDEX_DATA, colon-separated,
+    /// and `data = [...]` in the config file).
+    #[arg(long = "data", value_name = "DIR", global = true)]
+    pub data: Vec<PathBuf>,
+
+    /// Leave the bundled library out.
+    #[arg(long, global = true)]
+    pub no_bundled: bool,
+
+    /// Colour theme: a bundled or user theme name, or a path to a theme file (`incidex themes`
+    /// lists them). Without it, NO_COLOR or TERM=dumb select `mono`.
+    #[arg(long, value_name = "NAME|PATH", global = true)]
+    pub theme: Option<String>,
+
+    /// Turn on mouse support in the terminal UI (click to select, wheel to scroll).
+    #[arg(long, global = true)]
+    pub mouse: bool,
+
+    /// Bring back the last query, filters, selection and pane in the terminal UI.
+    #[arg(long, global = true)]
+    pub resume: bool,
 }
 
 impl Settings {

@@ -14,10 +14,10 @@ use std::{
 use tantivy::Index;
 
 use crate::{
-    cache::codec,
     corpus::Library,
-    diag::Diagnostic,
     search::{catalog::Catalog, index::CaseIndex},
+    store::cache::codec,
+    support::diag::Diagnostic,
 };
 
 /// The name of the cases' heads (and the catalog and diagnostics) in the output directory.
@@ -72,7 +72,7 @@ fn write(library: &Library, out: &Path) -> io::Result<Vec<String>> {
     }
     fs::create_dir_all(&index_dir)?;
     let index = Index::create_in_dir(&index_dir, CaseIndex::schema()).map_err(io::Error::other)?;
-    CaseIndex::write(&index, &library.cases, &crate::progress::silent)
+    CaseIndex::write(&index, &library.cases, &crate::support::progress::silent)
         .map_err(|e| io::Error::other(e.to_string()))?;
     drop(index);
     let catalog = Catalog::new(library);

@@ -11,6 +11,7 @@
 
 mod copy;
 mod export;
+mod filter_rows;
 mod loading;
 mod picker;
 mod walk;
@@ -37,11 +38,12 @@ use super::{
     session::Session,
     worker::{Breakdown, Dimension, Request, Response, Suggestion},
 };
+use crate::taxonomy::FacetKind;
 use crate::{
-    corpus::{Case, FacetKind, Library, model::PartialDate},
-    filter::{FacetFilter, Filters},
+    corpus::filter::{FacetFilter, Filters},
+    corpus::{Case, Library, model::PartialDate},
     graph::Graph,
-    numbers::thousands,
+    text::numbers::thousands,
 };
 
 /// How the note about saved filters that no longer resolve starts.
@@ -880,7 +882,7 @@ impl App {
         self.note = Some(Note {
             text: format!(
                 "reading the pasted log ({})… Esc stops",
-                crate::numbers::bytes(job.bytes() as u64)
+                crate::text::numbers::bytes(job.bytes() as u64)
             ),
             error: false,
         });
@@ -1196,7 +1198,7 @@ impl App {
             _ => return Vec::new(),
         };
         let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
-        let (lines, visible) = super::ui::help::extent(screen);
+        let (lines, visible) = super::help::extent(screen);
         *scroll = add(*scroll, step).min(lines.saturating_sub(visible));
         self.dirty = true;
         Vec::new()
@@ -1263,7 +1265,7 @@ impl App {
 
     /// Rows of values the picker shows at the current size.
     pub fn picker_rows(&self) -> usize {
-        let area = super::ui::picker::area(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1));
+        let area = layout::picker_area(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1));
         usize::from(layout::inner(area).height).saturating_sub(PICKER_HEADER_ROWS)
     }
 
@@ -1506,12 +1508,9 @@ impl App {
         if l.search.contains(at) && wheel == 0 {
             self.focus = Focus::Search;
         } else if (l.chips.contains(at) || l.suggestions.contains(at)) && wheel == 0 {
-            let row = if l.chips.contains(at) {
-                super::ui::filters::Row::Applied
-            } else {
-                super::ui::filters::Row::Suggested
-            };
-            if let Some(item) = super::ui::filters::item_at(self, row, l.chips.width, at.x) {
+            let row =
+                if l.chips.contains(at) { layout::FilterRow::Applied } else { layout::FilterRow::Suggested };
+            if let Some(item) = self.filter_item_at(row, l.chips.width, at.x) {
                 self.focus = Focus::Filters;
                 self.filter_cursor = self.filter_items().iter().position(|i| *i == item).unwrap_or(0);
             }
@@ -1640,7 +1639,7 @@ mod tests {
 
     #[test]
     fn progress_moves_the_gauge_and_only_while_loading() {
-        use crate::progress::{Progress, Stage};
+        use crate::support::progress::{Progress, Stage};
         let mut app = loading((80, 24), None);
         app.take_dirty();
         let p = Progress { stage: Stage::Reading, done: 3, total: 10 };

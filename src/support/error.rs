@@ -5,7 +5,7 @@
 
 use std::{fmt, io, path::PathBuf};
 
-use crate::diag::Diagnostic;
+use crate::support::diag::Diagnostic;
 
 /// Everything that can go wrong, with enough context for one clear line.
 #[derive(Debug)]

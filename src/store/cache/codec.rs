@@ -16,20 +16,21 @@
 
 use std::{fmt, sync::Arc};
 
+use crate::taxonomy::FacetKind;
 use crate::{
     corpus::{
         body::{Body, BodySource},
         cases::{CaseSource, Cases},
         model::{
-            ActionItem, ActionType, Case, CaseBody, FacetKind, Facets, Impact, ItemOrigin, PartialDate,
-            Provenance, Source, SourceKind,
+            ActionItem, ActionType, Case, CaseBody, Facets, Impact, ItemOrigin, PartialDate, Provenance,
+            Source, SourceKind,
         },
     },
-    diag::{Diagnostic, Severity},
     search::{
         caseset::CaseSet,
         catalog::{Catalog, CatalogParts, ValueEntry},
     },
+    support::diag::{Diagnostic, Severity},
 };
 
 const MAGIC: &[u8; 16] = b"incidex-library\n";

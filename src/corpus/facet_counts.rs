@@ -3,10 +3,8 @@
 
 use serde::Serialize;
 
-use crate::{
-    corpus::{FacetKind, Library},
-    filter::Filters,
-};
+use crate::taxonomy::FacetKind;
+use crate::{corpus::Library, corpus::filter::Filters};
 
 /// One value and its count.
 #[derive(Debug, Serialize)]

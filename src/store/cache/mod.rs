@@ -42,9 +42,9 @@ use crate::{
         body::BodySource,
         load::{FoundFile, list_files, load_taxonomy},
     },
-    error::Result,
-    progress::{Progress, ProgressFn, Stage},
     search::{Engine, Prebuilt, catalog::Catalog, index::CaseIndex},
+    support::error::Result,
+    support::progress::{Progress, ProgressFn, Stage},
 };
 
 /// When the cache is used.
@@ -99,7 +99,7 @@ impl CacheOptions {
                 )),
             ),
         };
-        (CacheOptions { dir: crate::config::cache_dir(), mode }, warning)
+        (CacheOptions { dir: crate::settings::config::cache_dir(), mode }, warning)
     }
 }
 
@@ -216,14 +216,14 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
     }
 }
 
-/// The bundled library alone, as baked at build time (`crate::embedded`): no file to read, no
+/// The bundled library alone, as baked at build time (`crate::store::embedded`): no file to read, no
 /// index to build. `None` when there are user directories (merged at run time) or, which the
 /// tests rule out, when the baked library cannot be opened (then it is parsed as usual).
 fn open_embedded(options: &LoadOptions) -> Option<Opened> {
     if !options.bundled || !options.dirs.is_empty() {
         return None;
     }
-    let (library, prebuilt) = crate::embedded::open().ok()?;
+    let (library, prebuilt) = crate::store::embedded::open().ok()?;
     Some(Opened { library, prebuilt, cache: CacheUse::Unused, entry: None, warnings: Vec::new() })
 }
 
@@ -420,7 +420,11 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
     }
 
     fn load(f: &Fixture) -> Opened {
-        open(&LoadOptions { bundled: false, dirs: vec![f.data.clone()] }, &f.cache, &crate::progress::silent)
+        open(
+            &LoadOptions { bundled: false, dirs: vec![f.data.clone()] },
+            &f.cache,
+            &crate::support::progress::silent,
+        )
     }
 
     fn same(a: &Library, b: &Library) {
@@ -469,7 +473,7 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let hit = load(&f);
         assert_eq!(hit.cache, CacheUse::Hit);
         assert!(hit.prebuilt.index.is_some());
-        let none = crate::filter::Filters::default();
+        let none = crate::corpus::filter::Filters::default();
         let cached = hit.into_engine().unwrap();
         let fresh =
             Engine::new(Arc::new(Library::load(&LoadOptions { bundled: false, dirs: vec![f.data.clone()] })))
@@ -681,7 +685,7 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let stored = load(&f);
         assert_eq!(stored.cache, CacheUse::Stored);
         let options = LoadOptions { bundled: false, dirs: vec![dotted.clone()] };
-        let other = open(&options, &f.cache, &crate::progress::silent);
+        let other = open(&options, &f.cache, &crate::support::progress::silent);
         assert_eq!(other.cache, CacheUse::Hit, "{:?}", other.warnings);
         assert_eq!(other.entry, stored.entry);
         let fresh = Library::load(&options);

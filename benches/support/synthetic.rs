@@ -11,17 +11,20 @@
 //! Used by the benchmarks (in memory) and by `cargo run --release --example synth` (as files a
 //! user library directory can hold).
 
+// Each includer (a benchmark, the example, the library's unit tests) uses a part of it.
+#![allow(dead_code)]
+
 use std::{fmt::Write as _, fs, path::Path};
 
-use crate::{
+use incidex::{
     corpus::{
-        Case, FacetKind, Library,
+        Case, Library,
         model::{
             ActionItem, ActionType, CaseBody, Facets, ItemOrigin, PartialDate, Provenance, Source, SourceKind,
         },
     },
-    error::{Error, Result},
-    taxonomy::{FacetValue, Taxonomy},
+    support::error::{Error, Result},
+    taxonomy::{FacetKind, FacetValue, Taxonomy},
 };
 
 /// A small, fast, deterministic generator (SplitMix64): the same seed gives the same library on
@@ -391,7 +394,7 @@ pub fn generate(taxonomy: &Taxonomy, n: usize, seed: u64) -> Vec<Case> {
 
 /// The bundled taxonomy with `n` synthetic cases (and no bundled case), newest first.
 pub fn library(n: usize, seed: u64) -> Library {
-    let taxonomy = Library::load(&crate::corpus::LoadOptions { bundled: false, dirs: Vec::new() }).taxonomy;
+    let taxonomy = Library::load(&incidex::corpus::LoadOptions { bundled: false, dirs: Vec::new() }).taxonomy;
     let mut cases = generate(&taxonomy, n, seed);
     cases.sort_by(Case::newest_first);
     Library { cases: cases.into(), taxonomy, diagnostics: Vec::new() }
@@ -484,7 +487,7 @@ mod tests {
         let lib = library(60, 1);
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), &lib.cases).unwrap();
-        let loaded = Library::load(&crate::corpus::LoadOptions {
+        let loaded = Library::load(&incidex::corpus::LoadOptions {
             bundled: false,
             dirs: vec![dir.path().to_path_buf()],
         });

@@ -6,7 +6,7 @@
 //! the bundled library costs the same to open whether it holds two hundred cases or two
 //! thousand. The result is exactly what parsing `data/` and building the engine at run time
 //! gives (the test `embedded_and_run_time_engines_agree` holds it to that); a user library given
-//! with `--data` is merged with the bundled one at run time as before (`crate::cache`).
+//! with `--data` is merged with the bundled one at run time as before (`crate::store::cache`).
 //!
 //! This module must not parse case files nor build an index: that is [`bake`]'s job, at build
 //! time.
@@ -19,10 +19,10 @@ use std::sync::Arc;
 use tantivy::Index;
 
 use crate::{
-    cache::codec::{self, RECORD_HEADER},
     corpus::{CaseBody, Library, body::BodySource, load::load_taxonomy},
-    error::{Error, Result},
     search::{Engine, Prebuilt, index::CaseIndex},
+    store::cache::codec::{self, RECORD_HEADER},
+    support::error::{Error, Result},
 };
 
 /// What `build.rs` wrote: `LIBRARY`, `BODIES` and `INDEX_FILES`.

@@ -20,9 +20,9 @@ use std::{
 use toml::de::{DeTable, DeValue};
 
 use crate::{
-    diag::Diagnostic,
-    error::{Error, Result},
-    toml_fields::Ctx,
+    support::diag::Diagnostic,
+    support::error::{Error, Result},
+    support::toml_fields::Ctx,
 };
 
 /// A colour as a theme names it.
@@ -301,8 +301,8 @@ roles! {
 
 impl Role {
     /// The role that colours values of a facet kind.
-    pub fn of_kind(kind: crate::corpus::FacetKind) -> Role {
-        use crate::corpus::FacetKind;
+    pub fn of_kind(kind: crate::taxonomy::FacetKind) -> Role {
+        use crate::taxonomy::FacetKind;
         match kind {
             FacetKind::RootCause => Role::RootCause,
             FacetKind::Component => Role::Component,
@@ -614,7 +614,7 @@ fn user_theme_files(user_dir: Option<&Path>) -> Vec<PathBuf> {
 
 /// The user's theme directory: `$XDG_CONFIG_HOME/incidex/themes`.
 pub fn user_dir() -> Option<PathBuf> {
-    crate::config::config_dir().map(|d| d.join("themes"))
+    crate::settings::config::config_dir().map(|d| d.join("themes"))
 }
 
 /// Whether `request` names a file rather than a theme.

@@ -6,9 +6,10 @@
 
 use std::fmt;
 
+use crate::taxonomy::FacetKind;
 use crate::{
-    corpus::model::{Case, FacetKind, PartialDate},
-    error::{Error, Result},
+    corpus::model::{Case, PartialDate},
+    support::error::{Error, Result},
     taxonomy::Taxonomy,
 };
 
