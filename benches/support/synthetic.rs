@@ -472,6 +472,8 @@ pub fn write(dir: &Path, cases: &[Case]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    // A benchmark without the test harness compiles this module but drops its tests.
+    #[allow(unused_imports)]
     use super::*;
 
     #[test]

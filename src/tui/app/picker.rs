@@ -8,8 +8,17 @@ use nucleo::{
     pattern::{AtomKind, CaseMatching, Normalization, Pattern},
 };
 
+use crate::text::resolve::Candidate;
+
 use crate::taxonomy::FacetKind;
-use crate::{corpus::Library, corpus::filter::Filters, text::resolve::Candidate, tui::input::Input};
+use crate::tui::{
+    input::Input,
+    keymap::Action,
+    layout::{self},
+};
+use crate::{corpus::Library, corpus::filter::Filters};
+
+use super::{App, Effect, Overlay, PICKER_HEADER_ROWS};
 
 /// A value shown in the picker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,6 +154,86 @@ impl Picker {
             (!found.how.is_exact()).then(|| format!("read as '{}' ({})", value.name, found.how.reason()));
         let row = self.row(value, Vec::new());
         self.rows.insert(0, row);
+    }
+}
+
+impl App {
+    pub(super) fn picker_action(&mut self, action: Action) -> Vec<Effect> {
+        let rows = self.picker_rows();
+        let Some(Overlay::Picker(picker)) = &mut self.overlay else { return Vec::new() };
+        self.dirty = true;
+        let before = picker.filter.text().to_string();
+        match action {
+            Action::Back => {
+                self.overlay = None;
+                return Vec::new();
+            }
+            Action::Open => {
+                let negated = picker.negated();
+                let kind = picker.kind;
+                let Some(row) = picker.rows.get(picker.cursor).cloned() else { return Vec::new() };
+                self.overlay = None;
+                return self.apply(kind, &row.value, negated);
+            }
+            Action::NextKind | Action::PrevKind => {
+                let step = if action == Action::NextKind { 1 } else { -1 };
+                let i =
+                    (picker.kind.index() as isize + step).rem_euclid(FacetKind::ALL.len() as isize) as usize;
+                let filter = picker.filter.clone();
+                *picker = Picker::new(&self.library, &self.filters, FacetKind::ALL[i]);
+                picker.filter = filter;
+                picker.refilter();
+                self.picker_kind = picker.kind;
+            }
+            Action::Up => picker.cursor = picker.cursor.saturating_sub(1),
+            Action::Down => picker.cursor += 1,
+            Action::PageUp => picker.cursor = picker.cursor.saturating_sub(rows.max(1)),
+            Action::PageDown => picker.cursor += rows.max(1),
+            Action::Insert(c) => picker.filter.insert(c),
+            Action::Backspace => {
+                picker.filter.backspace();
+            }
+            Action::Delete => {
+                picker.filter.delete();
+            }
+            Action::DeleteWord => {
+                picker.filter.delete_word();
+            }
+            Action::DeleteToStart => {
+                picker.filter.delete_to_start();
+            }
+            Action::DeleteToEnd => {
+                picker.filter.delete_to_end();
+            }
+            Action::CursorLeft => picker.filter.left(),
+            Action::CursorRight => picker.filter.right(),
+            Action::CursorHome => picker.filter.home(),
+            Action::CursorEnd => picker.filter.end(),
+            _ => {}
+        }
+        if picker.filter.text() != before {
+            picker.refilter();
+        }
+        self.keep_picker_cursor()
+    }
+
+    /// Rows of values the picker shows at the current size.
+    pub fn picker_rows(&self) -> usize {
+        let area = layout::picker_area(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1));
+        usize::from(layout::inner(area).height).saturating_sub(PICKER_HEADER_ROWS)
+    }
+
+    pub(super) fn keep_picker_cursor(&mut self) -> Vec<Effect> {
+        let rows = self.picker_rows().max(1);
+        if let Some(Overlay::Picker(picker)) = &mut self.overlay {
+            picker.cursor = picker.cursor.min(picker.rows.len().saturating_sub(1));
+            if picker.cursor < picker.top {
+                picker.top = picker.cursor;
+            } else if picker.cursor >= picker.top + rows {
+                picker.top = picker.cursor + 1 - rows;
+            }
+        }
+        Vec::new()
     }
 }
 
