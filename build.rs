@@ -47,6 +47,7 @@ mod search {
     pub mod typo;
 }
 #[path = "src/store"]
+#[allow(unused_imports)]
 mod store {
     pub mod cache {
         pub mod codec;

@@ -5,7 +5,7 @@
 //! [`neighbourhood`] (what lies within *k* hops), [`related`] (cases ranked by the rare values
 //! they share, with the shared values as the reason), [`picture`] (what the drawn pane shows),
 //! [`layout`] (where the drawn pane puts it, in terminal cells), [`resolve`] (what someone typed
-//! to a node) and [`format`] (text, Graphviz, Mermaid and JSON output).
+//! to a node) and [`format`](mod@format) (text, Graphviz, Mermaid and JSON output).
 //!
 //! Invariants: the graph is bipartite (edges join a case and a facet value, never two of a kind);
 //! node ids are dense and their order is deterministic (cases in library order, then values by

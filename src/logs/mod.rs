@@ -13,8 +13,8 @@
 //! The same line from 64 ranks is one template, shown once with its count. Nothing here knows
 //! about cases or the search engine; the taxonomy's signatures come in as plain strings.
 //!
-//! A large input is cut into blocks of whole lines ([`split`]) that the machine's cores read at
-//! once, each thread into a [`tally::Tally`] of its own, merged at the end: a gigabyte takes a
+//! A large input is cut into blocks of whole lines (`split`) that the machine's cores read at
+//! once, each thread into a `tally::Tally` of its own, merged at the end: a gigabyte takes a
 //! few seconds, and the digest is the very one a single pass gives.
 
 pub mod line;
@@ -107,8 +107,8 @@ impl Digest {
 
 /// Reads logs into a [`Digest`]; see the module docs.
 ///
-/// An input is cut into blocks of whole lines ([`split`]) that several threads read at once,
-/// each into a [`Tally`] of its own; the tallies are merged when the input ends. The digest is
+/// An input is cut into blocks of whole lines (`split`) that several threads read at once,
+/// each into a `Tally` of its own; the tallies are merged when the input ends. The digest is
 /// the same as reading the input in one pass (`tests` compare the two).
 #[derive(Debug)]
 pub struct LogReader {

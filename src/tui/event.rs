@@ -258,7 +258,7 @@ const RESTORE_GRACE: Duration = Duration::from_millis(300);
 /// Start the signal thread: SIGHUP, SIGTERM and SIGINT (sent from outside) end the UI, SIGCONT
 /// redraws it. If the main thread has not ended within [`SIGNAL_GRACE`] (a long computation, a
 /// terminal that stopped reading), the terminal is given back from here — on a thread of its
-/// own, for at most [`RESTORE_GRACE`], since the main thread may hold the output — and the
+/// own, for at most `RESTORE_GRACE`, since the main thread may hold the output — and the
 /// signal's default action ends the process.
 pub fn spawn_signals(tx: Sender<Msg>, mouse: bool) -> std::io::Result<()> {
     use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM};

@@ -3,7 +3,7 @@
 //!
 //! [`Request`] and [`Response`] are the TUI's whole view of search: what was typed, the applied
 //! filters and a window of the results in; totals, the window of hits, suggestions, the summary,
-//! the breakdown and the query's error out. [`run`] is the one place that calls the engine.
+//! the breakdown and the query's error out. `run` is the one place that calls the engine.
 
 use std::{
     sync::{Arc, mpsc},

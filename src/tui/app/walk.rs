@@ -28,7 +28,7 @@ fn graph_of<'a>(cell: &'a OnceLock<Graph>, library: &Library) -> &'a Graph {
 pub const GRAPH_ALONE_BELOW: u16 = 120;
 
 impl App {
-    /// Whether the graph pane fills the width of the screen (see [`GRAPH_ALONE_BELOW`]).
+    /// Whether the graph pane fills the width of the screen (see `GRAPH_ALONE_BELOW`).
     pub fn graph_alone(&self) -> bool {
         self.right == RightPane::Graph
             && self.focus == Focus::Detail
