@@ -45,6 +45,8 @@ pub enum Command {
     Triage(TriageArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
     Check(CheckArgs),
+    /// Audit this node for the gaps the cases show: read-only; every finding cites its cases.
+    Doctor(DoctorArgs),
     /// Print shell completions.
     Completions(CompletionsArgs),
     /// Print a Markdown postmortem template (front matter with every field, every section) to
@@ -345,4 +347,49 @@ mod tests {
     fn cli_is_well_formed() {
         super::Cli::command().debug_assert();
     }
+}
+
+/// `incidex doctor`.
+#[derive(Debug, Args)]
+#[command(after_help = "Exit status: 0 nothing at or above --fail-on, 1 the audit failed, 2 usage error, \
+3 a finding at or above --fail-on.\n\nExamples:\n  incidex doctor                         audit this node\n  \
+sudo incidex doctor --only gpu.xid      what needs root\n  incidex doctor --save-snapshot n17.snap  \
+keep what was read\n  incidex doctor --from nvidia-bug-report.log.gz\n  incidex doctor --json --fail-on warn  \
+in a Slurm prolog or CI")]
+pub struct DoctorArgs {
+    /// Read the node's files under DIR (`/host` in a pod with the host's directories mounted
+    /// read-only); commands run only when DIR is /.
+    #[arg(long, value_name = "DIR", default_value = "/")]
+    pub root: PathBuf,
+    /// Audit a saved snapshot, or an nvidia-bug-report.log(.gz), instead of this node.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Write what was read to FILE, a text archive that --from reads back (never over an
+    /// existing file without --force).
+    #[arg(long, value_name = "FILE")]
+    pub save_snapshot: Option<PathBuf>,
+    /// Replace the --save-snapshot file if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Print a JSON document (schema_version 1) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// List every check: id, what it needs, how many cases it cites, what it looks for.
+    #[arg(long)]
+    pub list: bool,
+    /// Run only these checks (comma-separated ids).
+    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Leave these checks out (comma-separated ids).
+    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    pub skip: Vec<String>,
+    /// Exit 3 when a check ends at this level or worse: crit, warn, info or unknown.
+    #[arg(long, value_name = "LEVEL", default_value = "crit")]
+    pub fail_on: String,
+    /// Each command's timeout, in seconds (a timeout is itself a finding).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    pub timeout: u64,
+    /// Also list the checks that passed or do not apply, with what each looked at.
+    #[arg(long)]
+    pub all: bool,
 }

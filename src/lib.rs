@@ -10,7 +10,7 @@
 //! - the model: [`taxonomy`] (the vocabulary and its facet kinds), then [`corpus`] (the cases,
 //!   their loading and checking, filters and facet counts);
 //! - the engines, each knowing the model and nothing above it: [`search`], [`graph`], [`logs`],
-//!   [`checklist`]; beside them, [`settings`] (config and themes, which both fronts read);
+//!   [`checklist`], [`doctor`] (the node audit); beside them, [`settings`] (config and themes, which both fronts read);
 //! - the [`store`]: the library baked at build time and the on-disk cache;
 //! - the fronts, siblings that never import each other: [`cli`] and [`commands`], and [`tui`].
 
@@ -18,6 +18,7 @@ pub mod checklist;
 pub mod cli;
 pub mod commands;
 pub mod corpus;
+pub mod doctor;
 pub mod graph;
 pub mod logs;
 pub mod search;

@@ -85,6 +85,11 @@ fn run(cli: Cli) -> incidex::Result<u8> {
         Some(Command::Check(args)) => commands::check::run(args, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
         Some(Command::Template) => commands::template::run(&mut out),
+        Some(Command::Doctor(args)) => {
+            let status = commands::doctor::run(args, &mut out)?;
+            out.flush().map_err(commands::stdout_error)?;
+            return Ok(status);
+        }
         None => return run_tui(&settings).map(incidex::tui::Ended::exit_status),
         Some(Command::Themes(args)) => {
             commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
@@ -114,7 +119,11 @@ fn run(cli: Cli) -> incidex::Result<u8> {
                 }
                 None
                 | Some(
-                    Command::Check(_) | Command::Completions(_) | Command::Themes(_) | Command::Template,
+                    Command::Check(_)
+                    | Command::Completions(_)
+                    | Command::Themes(_)
+                    | Command::Template
+                    | Command::Doctor(_),
                 ) => {
                     unreachable!("handled above")
                 }

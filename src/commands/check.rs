@@ -1,5 +1,6 @@
 //! `incidex check [DIR]...`: validate libraries, one problem per line, then a summary line, all
-//! on stdout; exit 1 when there is an error.
+//! on stdout; exit 1 when there is an error. The bundled library's check also holds the node
+//! audit's rules (`data/doctor.toml`) to its cases.
 
 use std::io::Write;
 
@@ -12,7 +13,20 @@ use crate::{
 
 /// Check and print every problem; fail (exit 1) when there is an error.
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
-    let report: CheckReport = check(&CheckOptions { dirs: args.dirs.clone(), strict: args.strict });
+    let mut report: CheckReport = check(&CheckOptions { dirs: args.dirs.clone(), strict: args.strict });
+    if args.dirs.is_empty() {
+        // The bundled library's node-audit rules cite its cases: an unknown case or check id,
+        // or a malformed range, is an error like a bad case file.
+        let ids: std::collections::HashSet<&str> = crate::corpus::bundled::CASES
+            .iter()
+            .map(|(path, _)| path.trim_start_matches("data/cases/").trim_end_matches(".toml"))
+            .collect();
+        report.diagnostics.extend(crate::doctor::validate_rules(
+            crate::doctor::rules::BUNDLED_PATH,
+            crate::doctor::rules::BUNDLED,
+            &|id| ids.contains(id),
+        ));
+    }
     if args.json {
         write_json(out, &report)?;
     } else {

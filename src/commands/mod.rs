@@ -8,6 +8,7 @@
 pub mod check;
 pub mod checklist;
 pub mod completions;
+pub mod doctor;
 pub mod facets;
 pub mod graph;
 pub mod list;
