@@ -396,3 +396,38 @@ fn the_loading_state_renders_at_every_size_and_keeps_the_gauge_on_one_line() {
         }
     }
 }
+
+/// A node audit whose `shm.size` found a 64 MiB /dev/shm, citing the fixture's shm case.
+fn audit_of_a_small_shm() -> Arc<incidex::doctor::Report> {
+    use incidex::doctor::{CheckResult, Context, Evidence, Finding, Outcome, Report, Snapshot, State};
+    let finding = Finding::new(State::Warn, "/dev/shm", "/dev/shm is 64 MiB").evidence(Evidence::at(
+        "/proc/self/mountinfo",
+        2,
+        "24 22 0:21 / /dev/shm rw - tmpfs tmpfs rw,size=65536k",
+    ));
+    Arc::new(Report {
+        context: Context::of(&Snapshot::default()),
+        results: vec![CheckResult {
+            id: "shm.size",
+            title: "/dev/shm is large enough",
+            outcome: Outcome::found(vec![finding], ""),
+            cases: vec!["loader-shm".into()],
+        }],
+    })
+}
+
+#[test]
+fn check_your_cluster_for_this_under_the_result_set_and_in_the_case_pane() {
+    let mut h = Harness::new(120, 30);
+    h.typed("bus error shm");
+    h.send(Msg::Audited(audit_of_a_small_shm()));
+    insta::assert_snapshot!(h.screen());
+}
+
+#[test]
+fn the_checks_overlay() {
+    let mut h = Harness::new(100, 24);
+    h.send(Msg::Audited(audit_of_a_small_shm()));
+    h.key(KeyCode::Tab).key(KeyCode::Char('D'));
+    insta::assert_snapshot!(h.screen());
+}

@@ -272,6 +272,17 @@ fn split_indent(line: &str, first: &str, rest: &str) -> (String, String) {
 /// Lay `case` out in `width` columns, with the related cases (see `crate::graph::related`) at
 /// the end.
 pub fn build(case: &Case, related: &[RelatedCase], width: u16) -> CaseDoc {
+    build_with_checks(case, related, &[], width)
+}
+
+/// [`build`], with the node audit's results for the checks that cite this case ("On this
+/// node"), right under its ids.
+pub fn build_with_checks(
+    case: &Case,
+    related: &[RelatedCase],
+    checks: &[(crate::doctor::State, String)],
+    width: u16,
+) -> CaseDoc {
     let mut b = Builder { width: usize::from(width).max(8), doc: CaseDoc::default() };
     b.wrapped(Part::Title, &case.title, "", "");
     let mut meta =
@@ -284,6 +295,13 @@ pub fn build(case: &Case, related: &[RelatedCase], width: u16) -> CaseDoc {
     ids.extend(case.body.incident_id.as_ref().map(|i| format!("incident {i}")));
     ids.extend(case.body.owner.as_ref().map(|o| format!("owner {o}")));
     b.wrapped(Part::Muted, &ids.join(" ·\u{a0}"), "", "");
+    if !checks.is_empty() {
+        b.heading("On this node");
+        for (state, line) in checks {
+            let part = if state.is_finding() { Part::Body } else { Part::Muted };
+            b.wrapped(part, line, "  • ", "    ");
+        }
+    }
 
     b.section("Symptoms", &case.body.symptoms);
     b.facets(case, FacetKind::Symptom, Some("Symptom: "));

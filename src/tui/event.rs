@@ -72,6 +72,8 @@ pub enum Msg {
     GraphBuilt(Arc<Library>, Box<Graph>),
     /// A pasted log was read on a thread of its own (see `paste`).
     LogRead(Box<super::paste::PastedLog>),
+    /// The node audit (`incidex doctor`) of this machine, run once on a thread of its own.
+    Audited(Arc<crate::doctor::Report>),
 }
 
 /// The signals the UI handles.
@@ -320,6 +322,22 @@ pub fn spawn_loader(
         });
     })?;
     Ok(())
+}
+
+/// Audit this node once, on a thread of its own (the node audit reads files and runs its
+/// read-only commands, each with a timeout); the report comes back as [`Msg::Audited`]. The
+/// first frame never waits for it. `INCIDEX_DOCTOR=0` turns it off.
+pub fn spawn_audit(tx: Sender<Msg>) {
+    if std::env::var_os("INCIDEX_DOCTOR").is_some_and(|v| v == "0") {
+        return;
+    }
+    let _ = std::thread::Builder::new().name("incidex-doctor".into()).spawn(move || {
+        let options = crate::doctor::probe::Options::default();
+        if let Ok(snap) = crate::doctor::probe::capture(&options, std::env::vars()) {
+            let report = crate::doctor::audit(&snap, &crate::doctor::Rules::bundled(), &Default::default());
+            let _ = tx.send(Msg::Audited(Arc::new(report)));
+        }
+    });
 }
 
 #[cfg(test)]

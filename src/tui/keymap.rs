@@ -78,6 +78,8 @@ pub enum Action {
     Remove,
     /// Show the next right pane (case, breakdown, ...).
     CyclePane,
+    /// Show what the node audit found for the listed cases (`D`).
+    Checks,
     /// List the weaker matches of the sentence too, or stop listing them (`w`).
     ToggleWeaker,
     /// Open the facet picker, on one kind or the last used.
@@ -196,6 +198,7 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
             K::Enter => Some(A::Open),
             K::Char('+' | 'a') => Some(A::ApplySuggestion),
             K::Char('-') => Some(A::Negate),
+            K::Char('D') => Some(A::Checks),
             K::Delete | K::Backspace | K::Char('d') => Some(A::Remove),
             K::Char('v') => Some(A::CyclePane),
             K::Char('w') => Some(A::ToggleWeaker),
@@ -281,6 +284,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("-", "exclude the highlighted value (on a chip: flip include/exclude)"),
             ("f  1 2 3 4", "pick filter values: any kind / root cause, component, symptom, factor"),
             ("v", "right pane: case, graph, breakdown"),
+            ("D", "what the node audit found here for the listed cases (incidex doctor)"),
             ("w", "list the weaker matches of the sentence too (again: hide them)"),
             ("x", "export the checklist of the component under the cursor, or of the filters"),
             ("y", "copy the highlighted source's address, else the case's id (OSC 52)"),

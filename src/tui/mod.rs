@@ -291,6 +291,7 @@ fn run_ui(
     // From here on a library that comes in is switched to with the UI running: the loader
     // builds its engine.
     ui_started.store(true, Ordering::SeqCst);
+    event::spawn_audit(tx.clone());
     let (library, search, loading, progress) = match (waited, interim) {
         (Ok(mut loaded), _) => {
             *problems = Some(loaded.problems.clone());

@@ -37,7 +37,9 @@ impl App {
             self.case_view = CaseView { case, width: 0, related, ..CaseView::default() };
         }
         if self.case_view.width != width || (self.case_view.doc.is_none() && case.is_some()) {
-            self.case_view.doc = self.shown_case().map(|c| doc::build(c, &self.case_view.related, width));
+            self.case_view.doc = self.shown_case().map(|c| {
+                doc::build_with_checks(c, &self.case_view.related, &self.checks_for_case(&c.id), width)
+            });
             self.case_view.width = width;
             let highlight = self.case_view.highlight;
             if highlight.is_some_and(|h| {

@@ -10,6 +10,7 @@
 //! page of it last asked for) is dropped.
 
 mod case_pane;
+mod checks;
 mod copy;
 mod effect;
 mod export;
@@ -232,6 +233,8 @@ impl Default for BreakdownView {
 pub enum Overlay {
     /// The key list, scrolled to this line.
     Help(usize),
+    /// What the node audit found for the cases listed, scrolled to this line (`D`).
+    Checks(usize),
     /// The facet picker.
     Picker(Picker),
     /// The checklist export dialog.
@@ -293,6 +296,8 @@ pub struct Options {
 pub struct App {
     /// The library searched.
     pub library: Arc<Library>,
+    /// This node's audit (`incidex doctor`), once it has run.
+    pub audit: Option<Arc<crate::doctor::Report>>,
     /// The search box.
     pub input: Input,
     /// The applied filters.
@@ -401,6 +406,7 @@ impl App {
             picker_kind: FacetKind::Component,
             save_failed: false,
             graph: OnceLock::new(),
+            audit: None,
             date: options.date,
             held: false,
             held_list: None,
@@ -443,7 +449,7 @@ impl App {
     /// Where keys go now.
     pub fn context(&self) -> Context {
         match (&self.overlay, self.focus) {
-            (Some(Overlay::Help(_)), _) => Context::Help,
+            (Some(Overlay::Help(_) | Overlay::Checks(_)), _) => Context::Help,
             (Some(Overlay::Picker(_)), _) => Context::Picker,
             (Some(Overlay::Export(dialog)), _) => export::context(dialog),
             (None, Focus::Search) => Context::Search,

@@ -23,8 +23,10 @@ impl App {
         self.dirty = true;
         if let Some(overlay) = &self.overlay {
             return match (overlay, wheel) {
-                (Overlay::Help(_), 0) => Vec::new(),
-                (Overlay::Help(_), w) => self.help_action(if w < 0 { Action::Up } else { Action::Down }),
+                (Overlay::Help(_) | Overlay::Checks(_), 0) => Vec::new(),
+                (Overlay::Help(_) | Overlay::Checks(_), w) => {
+                    self.help_action(if w < 0 { Action::Up } else { Action::Down })
+                }
                 (Overlay::Picker(_), 0) => Vec::new(),
                 (Overlay::Picker(_), w) => self.picker_action(if w < 0 { Action::Up } else { Action::Down }),
                 (Overlay::Export(_), _) => Vec::new(),

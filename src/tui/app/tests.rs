@@ -793,3 +793,72 @@ fn mouse_events_are_ignored_unless_turned_on() {
     app.update(wheel);
     assert_eq!(app.case_view.scroll, 3);
 }
+
+/// A node audit in which `shm.size` found a 64 MiB /dev/shm and cites `loader-shm`.
+fn audit_citing_loader_shm() -> Arc<crate::doctor::Report> {
+    use crate::doctor::{CheckResult, Context, Finding, Outcome, Report, Snapshot, State};
+    let finding = Finding::new(State::Warn, "/dev/shm", "/dev/shm is 64 MiB");
+    Arc::new(Report {
+        context: Context::of(&Snapshot::default()),
+        results: vec![
+            CheckResult {
+                id: "shm.size",
+                title: "shm",
+                outcome: Outcome::found(vec![finding], ""),
+                cases: vec!["loader-shm".into()],
+            },
+            CheckResult {
+                id: "gpu.xid",
+                title: "xid",
+                outcome: Outcome::pass("no Xid"),
+                cases: vec!["xid-79".into()],
+            },
+        ],
+    })
+}
+
+#[test]
+fn check_your_cluster_for_this_names_what_the_audit_found_for_the_listed_cases() {
+    let mut app = started((120, 40));
+    assert_eq!(app.node_line(), None, "the first frame does not wait for the audit");
+    app.take_dirty();
+    app.update(Msg::Audited(audit_citing_loader_shm()));
+    assert!(app.take_dirty(), "the audit's arrival is drawn with no key pressed");
+    let line = app.node_line().unwrap();
+    assert!(line.starts_with("On this node: /dev/shm is 64 MiB, as in 1 of these"), "{line}");
+    assert!(line.contains("D shows the checks"));
+    // D opens the checks, which name the check and the listed case it cites.
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)));
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('D'), KeyModifiers::SHIFT)));
+    assert!(matches!(app.overlay, Some(Overlay::Checks(0))));
+    let lines = app.checks_lines().join("\n");
+    assert!(
+        lines.contains("WARN    shm.size  /dev/shm is 64 MiB") && lines.contains("loader-shm"),
+        "{lines}"
+    );
+    app.update(key(KeyCode::Esc));
+    assert!(app.overlay.is_none());
+    // The case a check cites shows the check's result in its pane.
+    assert_eq!(app.checks_for_case("loader-shm").len(), 1);
+    assert!(app.checks_for_case("no-such-case").is_empty());
+}
+
+#[test]
+fn with_nothing_found_the_line_says_so_and_without_citing_checks_there_is_none() {
+    use crate::doctor::{CheckResult, Context, Outcome, Report, Snapshot};
+    let mut app = started((120, 40));
+    let report = Report {
+        context: Context::of(&Snapshot::default()),
+        results: vec![CheckResult {
+            id: "shm.size",
+            title: "shm",
+            outcome: Outcome::pass("16 GiB"),
+            cases: vec!["loader-shm".into()],
+        }],
+    };
+    app.update(Msg::Audited(Arc::new(report)));
+    assert!(app.node_line().unwrap().contains("nothing of these cases found here"));
+    let report = Report { context: Context::of(&Snapshot::default()), results: vec![] };
+    app.update(Msg::Audited(Arc::new(report)));
+    assert_eq!(app.node_line(), None);
+}

@@ -66,6 +66,14 @@ impl App {
             Msg::Loaded(loaded) => self.load_finished(*loaded),
             Msg::GraphBuilt(library, graph) => self.graph_built(&library, *graph),
             Msg::LogRead(read) => self.log_read(*read),
+            Msg::Audited(report) => {
+                self.audit = Some(report);
+                // The case pane lists the checks that cite its case.
+                self.case_view.doc = None;
+                self.sync_case_view();
+                self.dirty = true;
+                Vec::new()
+            }
         };
         let session = self.session();
         if self.saved.as_ref() != Some(&session) && !effects.contains(&Effect::Quit) {
@@ -82,7 +90,7 @@ impl App {
             Action::Export if !matches!(self.overlay, Some(Overlay::Export(_))) => return self.open_export(),
             Action::Help => {
                 self.overlay = match self.overlay {
-                    Some(Overlay::Help(_)) => None,
+                    Some(Overlay::Help(_) | Overlay::Checks(_)) => None,
                     _ => Some(Overlay::Help(0)),
                 };
                 self.dirty = true;
@@ -90,8 +98,13 @@ impl App {
             }
             _ => {}
         }
+        if action == Action::Checks && self.overlay.is_none() {
+            self.overlay = Some(Overlay::Checks(0));
+            self.dirty = true;
+            return Vec::new();
+        }
         match &self.overlay {
-            Some(Overlay::Help(_)) => return self.help_action(action),
+            Some(Overlay::Help(_) | Overlay::Checks(_)) => return self.help_action(action),
             Some(Overlay::Picker(_)) => return self.picker_action(action),
             Some(Overlay::Export(_)) => return self.export_action(action),
             None => {}
@@ -146,7 +159,9 @@ impl App {
     }
 
     pub(super) fn help_action(&mut self, action: Action) -> Vec<Effect> {
-        let Some(Overlay::Help(scroll)) = &mut self.overlay else { return Vec::new() };
+        let Some(Overlay::Help(scroll) | Overlay::Checks(scroll)) = &mut self.overlay else {
+            return Vec::new();
+        };
         let page = usize::from(self.size.1.saturating_sub(3)).max(1) as isize;
         let step = match action {
             Action::Up => -1,

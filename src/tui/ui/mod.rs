@@ -8,6 +8,7 @@
 
 pub mod breakdown;
 pub mod case;
+pub mod checks;
 pub mod export;
 pub mod filters;
 pub mod gauge;
@@ -72,6 +73,10 @@ pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
     match &app.overlay {
         Some(Overlay::Help(scroll)) => {
             frame.render_widget(help::HelpOverlay { scroll: *scroll, styles }, area)
+        }
+        Some(Overlay::Checks(scroll)) => {
+            let lines = app.checks_lines();
+            frame.render_widget(checks::ChecksOverlay { lines: &lines, scroll: *scroll, styles }, area)
         }
         Some(Overlay::Picker(p)) => {
             let overlay = picker::PickerOverlay { picker: p, styles, filters: &app.filters };

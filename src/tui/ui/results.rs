@@ -68,7 +68,17 @@ impl Widget for ResultList<'_> {
         let searching = app.awaiting_results() && !held;
         let mut block = pane(&title, if searching { "…" } else { "" }, focused, s, area.width);
         if !r.summary.is_empty() && area.width > 12 {
-            let summary = truncate(&r.summary, usize::from(area.width.saturating_sub(4)));
+            // "Check your cluster for this": the node audit's line follows the summary.
+            // A gap found here comes first, so a narrow pane still shows it; "nothing found"
+            // follows the summary.
+            let line = match app.node_line() {
+                Some(node) if !node.contains("nothing of these") && !node.contains("could not look") => {
+                    format!("{node} · {}", r.summary)
+                }
+                Some(node) => format!("{} · {node}", r.summary),
+                None => r.summary.clone(),
+            };
+            let summary = truncate(&line, usize::from(area.width.saturating_sub(4)));
             block =
                 block.title_bottom(ratatui::text::Line::styled(format!(" {summary} "), s.get(Role::Muted)));
         }

@@ -26,7 +26,9 @@ pub struct StatusLine<'a> {
 /// The (key, what it does) hints for where the focus is, most useful first.
 pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
     match (&app.overlay, app.focus) {
-        (Some(Overlay::Help(_)), _) => vec![("Esc", "close"), ("j k", "scroll"), ("Ctrl-C", "quit")],
+        (Some(Overlay::Help(_) | Overlay::Checks(_)), _) => {
+            vec![("Esc", "close"), ("j k", "scroll"), ("Ctrl-C", "quit")]
+        }
         (Some(Overlay::Picker(_)), _) => {
             vec![("Enter", "apply"), ("type", "narrow"), ("-…", "exclude"), ("Tab", "kind"), ("Esc", "close")]
         }
