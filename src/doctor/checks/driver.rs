@@ -228,13 +228,8 @@ fn known_bad(i: &Input<'_>) -> Outcome {
     Outcome::found(findings, format!("driver {version} is in no known-bad range"))
 }
 
-/// The directories on `LD_LIBRARY_PATH`, in order.
-pub(super) fn ld_dirs(snap: &Snapshot) -> Vec<&str> {
-    snap.env("LD_LIBRARY_PATH").map(|p| p.split(':').filter(|d| !d.is_empty()).collect()).unwrap_or_default()
-}
-
 fn compat_shadow(i: &Input<'_>) -> Outcome {
-    let dirs = ld_dirs(i.snap);
+    let dirs = super::ld_dirs(i.snap);
     let compat: Vec<(&str, String)> = dirs
         .iter()
         .filter(|d| d.contains("compat"))
@@ -272,11 +267,11 @@ fn compat_shadow(i: &Input<'_>) -> Outcome {
 }
 
 fn ld_shadow(i: &Input<'_>) -> Outcome {
-    let dirs = ld_dirs(i.snap);
+    let dirs = super::ld_dirs(i.snap);
     if dirs.is_empty() {
         return Outcome::pass("LD_LIBRARY_PATH is not set");
     }
-    let wheels = super::packages::dist_infos(i.snap);
+    let wheels = super::dist_infos(i.snap);
     let shipped: Vec<(&str, &str)> =
         [("nvidia_cudnn", "libcudnn.so"), ("nvidia_cublas", "libcublasLt.so"), ("nvidia_nccl", "libnccl.so")]
             .into_iter()

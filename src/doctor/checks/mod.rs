@@ -20,7 +20,7 @@ use super::{
     context::Context,
     finding::{Evidence, Outcome},
     rules::Rules,
-    snapshot::{Look, Ran, Snapshot},
+    snapshot::{Entry, Look, Ran, Snapshot},
 };
 
 /// What a check reads.
@@ -325,6 +325,30 @@ pub fn smi_report(snap: &Snapshot, id: &str) -> Result<SmiReport, Outcome> {
         )),
         None => Err(Outcome::unknown("nvidia-smi -q is not in the snapshot", "capture one on the node")),
     }
+}
+
+/// The directories on `LD_LIBRARY_PATH`, in order.
+pub fn ld_dirs(snap: &Snapshot) -> Vec<&str> {
+    snap.env("LD_LIBRARY_PATH").map(|p| p.split(':').filter(|d| !d.is_empty()).collect()).unwrap_or_default()
+}
+
+/// The distributions installed in the Python environments of the snapshot: (name as
+/// normalised — lowercase, `-` as `_` —, version, the site-packages directory).
+pub fn dist_infos(snap: &Snapshot) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for (path, entry) in &snap.files {
+        let (Entry::Dir(names), true) =
+            (entry, path.ends_with("/site-packages") || path.ends_with("/dist-packages"))
+        else {
+            continue;
+        };
+        for n in names {
+            let Some(stem) = n.strip_suffix(".dist-info") else { continue };
+            let Some((name, version)) = stem.rsplit_once('-') else { continue };
+            out.push((name.to_ascii_lowercase().replace('-', "_"), version.to_string(), path.clone()));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -3,10 +3,7 @@
 //! never by importing or running Python. The ranges are data (`data/doctor.toml`).
 
 use super::{Check, Input, Look};
-use crate::doctor::{
-    finding::{Evidence, Finding, Outcome},
-    snapshot::{Entry, Snapshot},
-};
+use crate::doctor::finding::{Evidence, Finding, Outcome};
 
 pub(super) const CHECKS: &[Check] = &[
     Check {
@@ -25,33 +22,14 @@ pub(super) const CHECKS: &[Check] = &[
     },
 ];
 
-/// The distributions installed in the Python environments of the snapshot: (name as
-/// normalised — lowercase, `-` as `_` —, version, the site-packages directory).
-pub(super) fn dist_infos(snap: &Snapshot) -> Vec<(String, String, String)> {
-    let mut out = Vec::new();
-    for (path, entry) in &snap.files {
-        let (Entry::Dir(names), true) =
-            (entry, path.ends_with("/site-packages") || path.ends_with("/dist-packages"))
-        else {
-            continue;
-        };
-        for n in names {
-            let Some(stem) = n.strip_suffix(".dist-info") else { continue };
-            let Some((name, version)) = stem.rsplit_once('-') else { continue };
-            out.push((name.to_ascii_lowercase().replace('-', "_"), version.to_string(), path.clone()));
-        }
-    }
-    out
-}
-
 fn nccl(i: &Input<'_>) -> Outcome {
     let mut found: Vec<(String, Evidence)> = Vec::new();
-    for (name, version, dir) in dist_infos(i.snap) {
+    for (name, version, dir) in super::dist_infos(i.snap) {
         if name.starts_with("nvidia_nccl_cu") {
             found.push((version.clone(), Evidence::new(dir, format!("{name}-{version}.dist-info"))));
         }
     }
-    let mut dirs: Vec<&str> = super::driver::ld_dirs(i.snap);
+    let mut dirs: Vec<&str> = super::ld_dirs(i.snap);
     dirs.extend(["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/local/lib"]);
     for d in dirs {
         if let Look::Found(names) = i.snap.dir(d) {
@@ -90,7 +68,7 @@ fn nccl(i: &Input<'_>) -> Outcome {
 }
 
 fn python_packages(i: &Input<'_>) -> Outcome {
-    let dists = dist_infos(i.snap);
+    let dists = super::dist_infos(i.snap);
     if dists.is_empty() {
         return Outcome::na(
             "no Python environment found (activate it, or set VIRTUAL_ENV or CONDA_PREFIX, and run again)",
