@@ -45,7 +45,8 @@ fn runtime(i: &Input<'_>) -> Outcome {
             .found()
             .is_some_and(|s| s.contains("Package: nvidia-container-toolkit"));
     if docker_nvidia || containerd_nvidia || cdi {
-        return Outcome::pass("an NVIDIA runtime or CDI spec is configured");
+        let findings = toolkit_versions(i);
+        return Outcome::found(findings, "an NVIDIA runtime or CDI spec is configured");
     }
     let source =
         if daemon.found().is_some() { "/etc/docker/daemon.json" } else { "/etc/containerd/config.toml" };
@@ -60,6 +61,37 @@ fn runtime(i: &Input<'_>) -> Outcome {
             .action("install nvidia-container-toolkit and run `nvidia-ctk runtime configure`, then restart the runtime")],
         "",
     )
+}
+
+/// The installed container toolkit against the version rules (`data/doctor.toml`).
+fn toolkit_versions(i: &Input<'_>) -> Vec<Finding> {
+    let Some(status) = i.snap.file("/var/lib/dpkg/status").found() else { return Vec::new() };
+    let Some(version) = status
+        .split("\n\n")
+        .find(|s| s.starts_with("Package: nvidia-container-toolkit\n"))
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Version: ")))
+    else {
+        return Vec::new();
+    };
+    let v3 = i.snap.file("/etc/containerd/config.toml").found().is_some_and(|t| {
+        t.lines().any(|l| l.split('#').next().unwrap_or("").replace(' ', "") == "version=3")
+    });
+    i.rules
+        .versions_of("ctr.runtime", "container-toolkit")
+        .filter(|r| r.matches(version) && r.when.iter().all(|w| w != "containerd-v3" || v3))
+        .map(|r| {
+            Finding::new(
+                r.state(),
+                "nvidia-container-toolkit",
+                format!("container toolkit {version}: {}", r.message),
+            )
+            .evidence(Evidence::new(
+                "/var/lib/dpkg/status",
+                format!("nvidia-container-toolkit Version: {version}"),
+            ))
+            .action(r.action.clone())
+        })
+        .collect()
 }
 
 fn devchar(i: &Input<'_>) -> Outcome {

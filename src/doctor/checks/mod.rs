@@ -68,8 +68,11 @@ pub fn all() -> Vec<&'static Check> {
 }
 
 /// The conditions each check's version rules may name in `when`.
-pub const CONDITIONS: &[(&str, &str)] =
-    &[("driver.known.bad", "gsp"), ("nccl.stack.version", "cumem-not-disabled")];
+pub const CONDITIONS: &[(&str, &str)] = &[
+    ("driver.known.bad", "gsp"),
+    ("nccl.stack.version", "cumem-not-disabled"),
+    ("ctr.runtime", "containerd-v3"),
+];
 
 /// How to ask again as root, for one check.
 pub fn as_root(id: &str) -> String {
