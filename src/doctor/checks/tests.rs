@@ -693,3 +693,28 @@ fn there_are_at_least_thirty_checks_with_unique_ids_and_every_one_cites_its_case
     );
     assert!(problems.is_empty(), "{problems:?}");
 }
+
+#[test]
+fn container_toolkit_versions() {
+    let status =
+        |v: &str| format!("Package: nvidia-container-toolkit\nStatus: install ok installed\nVersion: {v}\n");
+    let old = status("1.14.6-1");
+    let v3 = node(
+        1,
+        &[("/etc/containerd/config.toml", "version = 3\n[plugins.nvidia]\n"), ("/var/lib/dpkg/status", &old)],
+    );
+    assert_eq!(state("ctr.runtime", &v3), State::Warn, "an old toolkit under containerd config version 3");
+    let v2 = node(
+        1,
+        &[("/etc/containerd/config.toml", "version = 2\n[plugins.nvidia]\n"), ("/var/lib/dpkg/status", &old)],
+    );
+    assert_eq!(state("ctr.runtime", &v2), State::Pass);
+    let compat = node(
+        1,
+        &[
+            ("/etc/docker/daemon.json", "{\"runtimes\": {\"nvidia\": {}}}\n"),
+            ("/var/lib/dpkg/status", &status("1.17.4-1")),
+        ],
+    );
+    assert_eq!(state("ctr.runtime", &compat), State::Info);
+}
