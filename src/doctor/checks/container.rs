@@ -34,6 +34,11 @@ fn runtime(i: &Input<'_>) -> Outcome {
     if daemon == Look::Missing && containerd == Look::Missing {
         return Outcome::na("no Docker or containerd configuration on this node");
     }
+    for (path, look) in [("/etc/docker/daemon.json", daemon), ("/etc/containerd/config.toml", containerd)] {
+        if matches!(look, Look::Unreadable(_)) {
+            return super::unreadable(path, look, "ctr.runtime");
+        }
+    }
     let cdi = ["/etc/cdi", "/var/run/cdi"]
         .iter()
         .any(|d| i.snap.dir(d).found().is_some_and(|n| n.iter().any(|f| f.contains("nvidia"))));
@@ -136,6 +141,9 @@ fn enroot(i: &Input<'_>) -> Outcome {
     let hooks = i.snap.dir("/etc/enroot/hooks.d");
     if conf == Look::Missing && matches!(hooks, Look::Missing) {
         return Outcome::na("enroot is not installed");
+    }
+    if matches!(conf, Look::Unreadable(_) | Look::NotCaptured) {
+        return super::unreadable("/etc/enroot/enroot.conf", conf, "enroot.pyxis");
     }
     let mut findings = Vec::new();
     if let Look::Found(h) = hooks

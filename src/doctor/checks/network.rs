@@ -50,6 +50,9 @@ fn ports(i: &Input<'_>) -> Vec<(String, String, String)> {
 }
 
 fn ib_port(i: &Input<'_>) -> Outcome {
+    if let look @ Look::Unreadable(_) = i.snap.dir("/sys/class/infiniband") {
+        return super::unreadable("/sys/class/infiniband", look, "ib.port");
+    }
     if i.ctx.rdma.is_empty() {
         return Outcome::na("no RDMA device (/sys/class/infiniband is empty or absent)");
     }
@@ -96,6 +99,9 @@ fn ib_port(i: &Input<'_>) -> Outcome {
 }
 
 fn rdma(i: &Input<'_>) -> Outcome {
+    if let look @ Look::Unreadable(_) = i.snap.dir("/sys/class/infiniband") {
+        return super::unreadable("/sys/class/infiniband", look, "rdma.netconf");
+    }
     if i.ctx.rdma.is_empty() {
         return Outcome::na("no RDMA device");
     }
@@ -160,7 +166,16 @@ fn ifname(i: &Input<'_>) -> Outcome {
     }
     let interfaces = match i.snap.dir("/sys/class/net") {
         Look::Found(n) => n.to_vec(),
-        _ => Vec::new(),
+        look => {
+            // The forms can be judged without the interfaces; whether they exist cannot.
+            let forms_ok = gloo.is_none_or(|g| {
+                !g.starts_with('^') && !g.contains(',') && g.parse::<std::net::IpAddr>().is_err()
+            });
+            if forms_ok {
+                return super::unreadable("/sys/class/net", look, "socket.ifname");
+            }
+            Vec::new()
+        }
     };
     let is_ip = |s: &str| s.parse::<std::net::IpAddr>().is_ok();
     let mut findings = Vec::new();

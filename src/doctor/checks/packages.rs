@@ -41,6 +41,9 @@ fn nccl(i: &Input<'_>) -> Outcome {
         }
     }
     if found.is_empty() {
+        if let Some(why) = unreadable_env(i) {
+            return Outcome::unknown(why, "run it as the user who owns the Python environment");
+        }
         return Outcome::na(
             "no NCCL found (no nvidia-nccl wheel in the Python environments, no libnccl.so.2.x.y in the library directories)",
         );
@@ -67,9 +70,22 @@ fn nccl(i: &Input<'_>) -> Outcome {
     Outcome::found(findings, format!("NCCL {} is in no known-bad range", versions.join(", ")))
 }
 
+/// A Python environment directory that could not be listed.
+fn unreadable_env(i: &Input<'_>) -> Option<String> {
+    i.snap.files.iter().find_map(|(path, entry)| match entry {
+        crate::doctor::snapshot::Entry::Unreadable(why) if path.ends_with("/site-packages") => {
+            Some(format!("{path}: {why}"))
+        }
+        _ => None,
+    })
+}
+
 fn python_packages(i: &Input<'_>) -> Outcome {
     let dists = super::dist_infos(i.snap);
     if dists.is_empty() {
+        if let Some(why) = unreadable_env(i) {
+            return Outcome::unknown(why, "run it as the user who owns the Python environment");
+        }
         return Outcome::na(
             "no Python environment found (activate it, or set VIRTUAL_ENV or CONDA_PREFIX, and run again)",
         );

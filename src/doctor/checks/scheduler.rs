@@ -64,8 +64,8 @@ fn setting<'a>(text: &'a str, key: &str) -> Option<(&'a str, usize, &'a str)> {
 }
 
 fn no_slurm(snap: &Snapshot) -> Outcome {
-    if snap.file("/etc/slurm/slurm.conf") == Look::NotCaptured {
-        return super::unreadable("/etc/slurm/slurm.conf", Look::<()>::NotCaptured, "slurm.unkillable");
+    if let look @ (Look::NotCaptured | Look::Unreadable(_)) = snap.file("/etc/slurm/slurm.conf") {
+        return super::unreadable("/etc/slurm/slurm.conf", look, "slurm.unkillable");
     }
     Outcome::na("no slurm.conf here (not a Slurm node, or a configless cluster)")
 }

@@ -718,3 +718,45 @@ fn container_toolkit_versions() {
     );
     assert_eq!(state("ctr.runtime", &compat), State::Info);
 }
+
+#[test]
+fn what_could_not_be_read_is_unknown_never_pass() {
+    let denied = "UNREADABLE:Permission denied";
+    assert_eq!(state("ib.port", &node(0, &[("/sys/class/infiniband", denied)])), State::Unknown);
+    assert_eq!(state("rdma.netconf", &node(0, &[("/sys/class/infiniband", denied)])), State::Unknown);
+    assert_eq!(
+        state(
+            "socket.ifname",
+            &with_env(node(0, &[("/sys/class/net", denied)]), "NCCL_SOCKET_IFNAME", "eth0")
+        ),
+        State::Unknown
+    );
+    assert_eq!(
+        state(
+            "socket.ifname",
+            &with_env(node(0, &[("/sys/class/net", denied)]), "GLOO_SOCKET_IFNAME", "^lo")
+        ),
+        State::Crit,
+        "a bad form needs no listing"
+    );
+    let sp = "/venv/lib/python3.11/site-packages";
+    assert_eq!(state("pypkg.known.bad", &node(0, &[(sp, denied)])), State::Unknown);
+    assert_eq!(state("nccl.stack.version", &node(0, &[(sp, denied)])), State::Unknown);
+    assert_eq!(
+        state(
+            "ctr.runtime",
+            &node(1, &[("/etc/docker/daemon.json", denied), ("/etc/containerd/config.toml", "MISSING")])
+        ),
+        State::Unknown
+    );
+    assert_eq!(
+        state(
+            "enroot.pyxis",
+            &node(0, &[("/etc/enroot/enroot.conf", denied), ("/etc/enroot/hooks.d", "DIR:")])
+        ),
+        State::Unknown
+    );
+    for id in ["slurm.unkillable", "slurm.gpu.config", "slurm.failure.handling"] {
+        assert_eq!(state(id, &node(0, &[("/etc/slurm/slurm.conf", denied)])), State::Unknown, "{id}");
+    }
+}
