@@ -41,7 +41,8 @@ pub enum Command {
     Checklist(ChecklistArgs),
     /// Search the cases: a sentence in your words, inline filters, or flags.
     Search(SearchArgs),
-    /// Turn a sentence or a pasted log into suggested filters and the best matching cases.
+    /// Triage a job log file, a dmesg, kubectl output, or pasted lines (or a sentence): the lines
+    /// that stand out, suggested filters and the best matching cases.
     Triage(TriageArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
     Check(CheckArgs),
