@@ -313,7 +313,8 @@ impl ChecklistArgs {
 /// `incidex check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Library directories to check; none checks the bundled library.
+    /// Library directories to check; none checks the libraries in use (the config's `data`,
+    /// $INCIDEX_DATA, --data), or the bundled library when there are none.
     pub dirs: Vec<PathBuf>,
     /// Treat warnings (such as facet values missing from the taxonomy) as errors.
     #[arg(long)]

@@ -43,3 +43,34 @@ fn triage_says_in_one_line_what_it_reads() {
         "triage's summary: {line}"
     );
 }
+
+/// `incidex check` with no directory checks the libraries in use, from `--data`,
+/// `$INCIDEX_DATA` and the config alike, as the TUI's note says to run it.
+#[test]
+fn check_with_no_directory_checks_the_libraries_in_use() {
+    let defects = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/defects");
+    let config = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], env_data: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_incidex"));
+        c.args(args)
+            .env_remove("INCIDEX_DATA")
+            .env("XDG_CONFIG_HOME", config.path())
+            .env("XDG_STATE_HOME", env!("CARGO_TARGET_TMPDIR"))
+            .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"));
+        if let Some(data) = env_data {
+            c.env("INCIDEX_DATA", data);
+        }
+        c.output().unwrap()
+    };
+    let by_flag = run(&["--data", defects, "check"], None);
+    let by_env = run(&["check"], Some(defects));
+    std::fs::create_dir_all(config.path().join("incidex")).unwrap();
+    std::fs::write(config.path().join("incidex/config.toml"), format!("data = [{defects:?}]\n")).unwrap();
+    let by_config = run(&["check"], None);
+    for (how, o) in [("--data", by_flag), ("INCIDEX_DATA", by_env), ("the config", by_config)] {
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{how}: the defects fail the check:\n{out}");
+        assert!(out.contains(&format!("{defects}/bad-date.toml:3:8: error: bad date")), "{how}:\n{out}");
+        assert!(out.lines().last().is_some_and(|l| l.contains("in 1 directory")), "{how}:\n{out}");
+    }
+}

@@ -1,7 +1,7 @@
 //! `incidex check [DIR]...`: validate libraries, one problem per line, then a summary line, all
 //! on stdout; exit 1 when there is an error.
 
-use std::io::Write;
+use std::{io::Write, path::PathBuf};
 
 use crate::{
     cli::CheckArgs,
@@ -10,9 +10,12 @@ use crate::{
     support::error::{Error, Result},
 };
 
-/// Check and print every problem; fail (exit 1) when there is an error.
-pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
-    let report: CheckReport = check(&CheckOptions { dirs: args.dirs.clone(), strict: args.strict });
+/// Check and print every problem; fail (exit 1) when there is an error. With no directory
+/// named, the libraries in use are checked (`in_use`: the config's `data`, `$INCIDEX_DATA`,
+/// `--data`), and the bundled library when there are none.
+pub fn run(args: &CheckArgs, in_use: &[PathBuf], out: &mut dyn Write) -> Result<()> {
+    let dirs = if args.dirs.is_empty() { in_use.to_vec() } else { args.dirs.clone() };
+    let report: CheckReport = check(&CheckOptions { dirs: dirs.clone(), strict: args.strict });
     if args.json {
         write_json(out, &report)?;
     } else {
@@ -20,11 +23,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
             writeln!(out, "{d}").map_err(stdout_error)?;
         }
     }
-    let what = if args.dirs.is_empty() {
-        "the bundled library".to_string()
-    } else {
-        plural(args.dirs.len(), "directory")
-    };
+    let what =
+        if dirs.is_empty() { "the bundled library".to_string() } else { plural(dirs.len(), "directory") };
     let mut summary = format!(
         "checked {} in {what}: {}, {}",
         plural(report.cases, "case"),
