@@ -327,6 +327,10 @@ pub struct CheckArgs {
 /// `incidex themes`.
 #[derive(Debug, Args)]
 pub struct ThemesArgs {
+    /// The theme to mark as in use: a bundled or user theme name, or a path to a theme file
+    /// (also `--theme` before the command, and `theme` in the config).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub theme: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

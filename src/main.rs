@@ -86,9 +86,12 @@ fn run(cli: Cli) -> incidex::Result<u8> {
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
         Some(Command::Template) => commands::template::run(&mut out),
         None => return run_tui(&settings).map(incidex::tui::Ended::exit_status),
-        Some(Command::Themes(args)) => {
-            commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
-        }
+        Some(Command::Themes(args)) => commands::themes::run(
+            args,
+            args.theme.as_deref().or(settings.theme.as_deref()),
+            settings.no_color,
+            &mut out,
+        ),
         command => {
             // A large library takes a while to free and the process is about to end, which gives
             // the memory back at once: what is loaded is not freed (ManuallyDrop, here and for the

@@ -74,3 +74,38 @@ fn check_with_no_directory_checks_the_libraries_in_use() {
         assert!(out.lines().last().is_some_and(|l| l.contains("in 1 directory")), "{how}:\n{out}");
     }
 }
+
+fn help(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_incidex")).args(args).arg("--help").output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `--mouse`, `--resume` and `--theme` are the TUI's: each command's `--help` lists only its own
+/// options (and `themes` its `--theme`), while `incidex --help` keeps all three.
+#[test]
+fn tui_only_options_are_listed_only_where_they_apply() {
+    let top = help(&[]);
+    for flag in ["--mouse", "--resume", "--theme"] {
+        assert!(top.contains(flag), "incidex --help lists {flag}:\n{top}");
+    }
+    for command in [
+        "list",
+        "show",
+        "facets",
+        "graph",
+        "checklist",
+        "search",
+        "triage",
+        "check",
+        "completions",
+        "template",
+    ] {
+        let text = help(&[command]);
+        assert!(text.contains("--data"), "{command} keeps --data:\n{text}");
+        for flag in ["--mouse", "--resume", "--theme"] {
+            assert!(!text.contains(flag), "{command} --help lists the TUI's {flag}:\n{text}");
+        }
+    }
+    let themes = help(&["themes"]);
+    assert!(themes.contains("--theme") && !themes.contains("--mouse"), "{themes}");
+}
