@@ -41,7 +41,8 @@ pub enum Command {
     Checklist(ChecklistArgs),
     /// Search the cases: a sentence in your words, inline filters, or flags.
     Search(SearchArgs),
-    /// Turn a sentence or a pasted log into suggested filters and the best matching cases.
+    /// Triage a job log file, a dmesg, kubectl output, or pasted lines (or a sentence): the lines
+    /// that stand out, suggested filters and the best matching cases.
     Triage(TriageArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
     Check(CheckArgs),
@@ -314,7 +315,8 @@ impl ChecklistArgs {
 /// `incidex check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Library directories to check; none checks the bundled library.
+    /// Library directories to check; none checks the libraries in use (the config's `data`,
+    /// $INCIDEX_DATA, --data), or the bundled library when there are none.
     pub dirs: Vec<PathBuf>,
     /// Treat warnings (such as facet values missing from the taxonomy) as errors.
     #[arg(long)]
@@ -327,6 +329,10 @@ pub struct CheckArgs {
 /// `incidex themes`.
 #[derive(Debug, Args)]
 pub struct ThemesArgs {
+    /// The theme to mark as in use: a bundled or user theme name, or a path to a theme file
+    /// (also `--theme` before the command, and `theme` in the config).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub theme: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -82,7 +82,7 @@ fn run(cli: Cli) -> incidex::Result<u8> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = match &cli.command {
-        Some(Command::Check(args)) => commands::check::run(args, &mut out),
+        Some(Command::Check(args)) => commands::check::run(args, &settings.data, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
         Some(Command::Template) => commands::template::run(&mut out),
         Some(Command::Doctor(args)) => {
@@ -91,9 +91,12 @@ fn run(cli: Cli) -> incidex::Result<u8> {
             return Ok(status);
         }
         None => return run_tui(&settings).map(incidex::tui::Ended::exit_status),
-        Some(Command::Themes(args)) => {
-            commands::themes::run(args, settings.theme.as_deref(), settings.no_color, &mut out)
-        }
+        Some(Command::Themes(args)) => commands::themes::run(
+            args,
+            args.theme.as_deref().or(settings.theme.as_deref()),
+            settings.no_color,
+            &mut out,
+        ),
         command => {
             // A large library takes a while to free and the process is about to end, which gives
             // the memory back at once: what is loaded is not freed (ManuallyDrop, here and for the
@@ -156,7 +159,7 @@ fn run_tui(settings: &Settings) -> incidex::Result<incidex::tui::Ended> {
     let (cache, cache_warning) = incidex::store::cache::CacheOptions::from_env();
     let open = move |progress: incidex::support::progress::ProgressFn<'_>| {
         let opened = incidex::store::cache::open(&options, &cache, progress);
-        let problems = problems(cache_warning, &opened);
+        let problems = problems(cache_warning, &opened, &options.dirs);
         incidex::tui::loader::Opened { library: opened.library, prebuilt: opened.prebuilt, problems }
     };
     incidex::tui::run(settings, open, print_problems)
@@ -170,13 +173,17 @@ fn load(settings: &Settings) -> incidex::store::cache::Opened {
     let bar = incidex::support::progress::StderrBar::new();
     let opened = incidex::store::cache::open(&options, &cache, &|p| bar.report(p));
     bar.finish();
-    print_problems(&problems(cache_warning, &opened));
+    print_problems(&problems(cache_warning, &opened, &settings.data));
     opened
 }
 
 /// What is worth telling the user about a load: why the cache could not be used, and the
 /// problems in their own files (the bundled library is checked in CI; hints are for `check`).
-fn problems(cache_warning: Option<String>, opened: &incidex::store::cache::Opened) -> Problems {
+fn problems(
+    cache_warning: Option<String>,
+    opened: &incidex::store::cache::Opened,
+    dirs: &[std::path::PathBuf],
+) -> Problems {
     // A set, not a scan of the bundled paths per diagnostic: a large library can have many.
     let bundled: std::collections::HashSet<&str> = incidex::corpus::bundled::CASES
         .iter()
@@ -193,6 +200,7 @@ fn problems(cache_warning: Option<String>, opened: &incidex::store::cache::Opene
             .filter(|d| d.severity != Severity::Hint && !is_bundled(&d.path))
             .map(ToString::to_string)
             .collect(),
+        dirs: dirs.to_vec(),
     }
 }
 

@@ -370,7 +370,11 @@ fn the_loaded_library_replaces_the_gauge_and_the_results() {
         Opened {
             library: (*fixture_library("tui")).clone(),
             prebuilt: Default::default(),
-            problems: Problems { warnings: vec!["the cache is read-only".into()], diagnostics: vec![] },
+            problems: Problems {
+                warnings: vec!["the cache is read-only".into()],
+                diagnostics: vec![],
+                dirs: vec![],
+            },
         },
         true,
     );

@@ -2,7 +2,7 @@
 //! on stdout; exit 1 when there is an error. The bundled library's check also holds the node
 //! audit's rules (`data/doctor.toml`) to its cases.
 
-use std::io::Write;
+use std::{io::Write, path::PathBuf};
 
 use crate::{
     cli::CheckArgs,
@@ -11,10 +11,13 @@ use crate::{
     support::error::{Error, Result},
 };
 
-/// Check and print every problem; fail (exit 1) when there is an error.
-pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
-    let mut report: CheckReport = check(&CheckOptions { dirs: args.dirs.clone(), strict: args.strict });
-    if args.dirs.is_empty() {
+/// Check and print every problem; fail (exit 1) when there is an error. With no directory
+/// named, the libraries in use are checked (`in_use`: the config's `data`, `$INCIDEX_DATA`,
+/// `--data`), and the bundled library when there are none.
+pub fn run(args: &CheckArgs, in_use: &[PathBuf], out: &mut dyn Write) -> Result<()> {
+    let dirs = if args.dirs.is_empty() { in_use.to_vec() } else { args.dirs.clone() };
+    let mut report: CheckReport = check(&CheckOptions { dirs: dirs.clone(), strict: args.strict });
+    if dirs.is_empty() {
         // The bundled library's node-audit rules cite its cases: an unknown case or check id,
         // or a malformed range, is an error like a bad case file.
         let ids: std::collections::HashSet<&str> = crate::corpus::bundled::CASES
@@ -34,11 +37,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
             writeln!(out, "{d}").map_err(stdout_error)?;
         }
     }
-    let what = if args.dirs.is_empty() {
-        "the bundled library".to_string()
-    } else {
-        plural(args.dirs.len(), "directory")
-    };
+    let what =
+        if dirs.is_empty() { "the bundled library".to_string() } else { plural(dirs.len(), "directory") };
     let mut summary = format!(
         "checked {} in {what}: {}, {}",
         plural(report.cases, "case"),

@@ -76,15 +76,17 @@ pub struct GlobalArgs {
 
     /// Colour theme: a bundled or user theme name, or a path to a theme file (`incidex themes`
     /// lists them). Without it, NO_COLOR or TERM=dumb select `mono`.
-    #[arg(long, value_name = "NAME|PATH", global = true)]
+    /// Only where it applies (the TUI, before any command; `themes` has its own), so that
+    /// every command's `--help` does not list it.
+    #[arg(long, value_name = "NAME|PATH")]
     pub theme: Option<String>,
 
     /// Turn on mouse support in the terminal UI (click to select, wheel to scroll).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub mouse: bool,
 
     /// Bring back the last query, filters, selection and pane in the terminal UI.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub resume: bool,
 }
 

@@ -33,6 +33,9 @@ pub struct Problems {
     pub warnings: Vec<String>,
     /// Problems in the user's library files (`path:line:column: severity: message`).
     pub diagnostics: Vec<String>,
+    /// The user library directories in use (config, `$INCIDEX_DATA`, `--data`), so the note
+    /// names the exact `incidex check` that reads them.
+    pub dirs: Vec<std::path::PathBuf>,
 }
 
 impl Problems {
@@ -61,11 +64,33 @@ impl Problems {
                     1 => " and a cache warning".to_string(),
                     n => format!(" and {n} cache warnings"),
                 };
-                Some(format!("{files}{cache}: run `incidex check`"))
+                Some(format!("{files}{cache}: run `{}`", self.check_command()))
             }
         };
         // A path or a message may hold anything a file name can.
         line.map(|l| crate::text::one_line(&l))
+    }
+
+    /// The command that checks the libraries in use, each directory quoted for a POSIX shell
+    /// when it needs it (so it can be pasted as it is).
+    pub fn check_command(&self) -> String {
+        let mut command = String::from("incidex check");
+        for dir in &self.dirs {
+            command.push(' ');
+            command.push_str(&shell_word(&dir.to_string_lossy()));
+        }
+        command
+    }
+}
+
+/// `word` as one POSIX shell word: as it is when it holds only safe characters, else in single
+/// quotes (a quote inside becomes `'\\''`).
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%~".contains(c);
+    if !word.is_empty() && word.chars().all(safe) && !word.starts_with('~') {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -163,9 +188,26 @@ mod tests {
             (1, 1, Some("1 problem in your library files and a cache warning: run `incidex check`")),
             (2, 2, Some("2 problems in your library files and 2 cache warnings: run `incidex check`")),
         ] {
-            let problems = Problems { warnings: lines(warnings, "w"), diagnostics: lines(diagnostics, "d") };
+            let problems = Problems {
+                warnings: lines(warnings, "w"),
+                diagnostics: lines(diagnostics, "d"),
+                dirs: Vec::new(),
+            };
             assert_eq!(problems.summary().as_deref(), want, "{warnings} warnings, {diagnostics} diagnostics");
             assert_eq!(problems.is_empty(), want.is_none());
         }
+    }
+
+    #[test]
+    fn the_note_names_the_check_of_the_libraries_in_use() {
+        let problems = Problems {
+            warnings: Vec::new(),
+            diagnostics: vec!["a.toml:1:1: error: x".into(), "b.toml:1:1: error: y".into()],
+            dirs: vec!["/srv/team-lib".into(), "/home/a b/it's".into()],
+        };
+        assert_eq!(
+            problems.summary().as_deref(),
+            Some("2 problems in your library files: run `incidex check /srv/team-lib '/home/a b/it'\\''s'`")
+        );
     }
 }

@@ -208,6 +208,7 @@ fn load_problems_become_one_note() {
     let problems = crate::tui::loader::Problems {
         warnings: vec![],
         diagnostics: vec!["a.toml:1:1: error: x".into(), "b.toml:2:1: error: y".into()],
+        dirs: Vec::new(),
     };
     app.update(loaded(library(), problems));
     let note = app.note.clone().unwrap();

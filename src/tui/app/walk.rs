@@ -117,9 +117,14 @@ impl App {
                     self.note = Some(Note { text: "this is where the walk started".into(), error: false });
                 }
             }
-            Action::ApplyNode => return Some(self.apply_node(false)),
-            Action::Negate => return Some(self.apply_node(true)),
-            Action::OpenCase => return Some(self.open_node()),
+            // These change the case pane, the filters or the note: each is a new frame too.
+            Action::ApplyNode | Action::Negate | Action::OpenCase => {
+                self.dirty = true;
+                return Some(match action {
+                    Action::OpenCase => self.open_node(),
+                    _ => self.apply_node(action == Action::Negate),
+                });
+            }
             Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {}
             _ => return None,
         }

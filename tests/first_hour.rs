@@ -1,0 +1,111 @@
+//! What a new on-call user trips on in the first hour (issue 29): the README's set-up says what
+//! a fresh machine needs and takes, and `--help` says what `triage` reads.
+
+use std::process::Command;
+
+fn readme_setup() -> String {
+    let readme = include_str!("../README.md");
+    let start = readme.find("## Two commands").expect("the README's set-up");
+    let end = readme[start..].find("\n## Install").map_or(readme.len(), |e| start + e);
+    readme[start..end].to_string()
+}
+
+#[test]
+fn the_readme_set_up_says_what_a_fresh_machine_needs_and_takes() {
+    let setup = readme_setup();
+    for (what, needle) in [
+        ("a C compiler", "C compiler"),
+        ("the linker's cc", "`cc`"),
+        ("why: zstd-sys", "zstd-sys"),
+        ("network for the first build", "crate registry"),
+        ("the release build's time", "6 minutes for the release build"),
+        ("the test build's time", "15 for the test build"),
+        ("a real terminal", "real terminal"),
+        ("quitting from the search box", "Esc"),
+        ("Ctrl-C", "Ctrl-C"),
+        ("the man pages from a clone", "man -l target/assets/man/incidex.1"),
+    ] {
+        assert!(setup.contains(needle), "the set-up does not say {what} ({needle:?}):\n{setup}");
+    }
+    // The command it gives for the man pages is the one the example takes.
+    let example = include_str!("../examples/dist_assets.rs");
+    assert!(example.contains("cargo run --example dist_assets -- OUT_DIR"));
+    assert!(setup.contains("cargo run --example dist_assets -- target/assets"));
+}
+
+#[test]
+fn triage_says_in_one_line_what_it_reads() {
+    let out = Command::new(env!("CARGO_BIN_EXE_incidex")).arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let line = help.lines().find(|l| l.trim_start().starts_with("triage")).expect("triage in --help");
+    assert!(
+        line.contains("a job log file, a dmesg, kubectl output, or pasted lines"),
+        "triage's summary: {line}"
+    );
+}
+
+/// `incidex check` with no directory checks the libraries in use, from `--data`,
+/// `$INCIDEX_DATA` and the config alike, as the TUI's note says to run it.
+#[test]
+fn check_with_no_directory_checks_the_libraries_in_use() {
+    let defects = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/defects");
+    let config = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], env_data: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_incidex"));
+        c.args(args)
+            .env_remove("INCIDEX_DATA")
+            .env("XDG_CONFIG_HOME", config.path())
+            .env("XDG_STATE_HOME", env!("CARGO_TARGET_TMPDIR"))
+            .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"));
+        if let Some(data) = env_data {
+            c.env("INCIDEX_DATA", data);
+        }
+        c.output().unwrap()
+    };
+    let by_flag = run(&["--data", defects, "check"], None);
+    let by_env = run(&["check"], Some(defects));
+    std::fs::create_dir_all(config.path().join("incidex")).unwrap();
+    std::fs::write(config.path().join("incidex/config.toml"), format!("data = [{defects:?}]\n")).unwrap();
+    let by_config = run(&["check"], None);
+    for (how, o) in [("--data", by_flag), ("INCIDEX_DATA", by_env), ("the config", by_config)] {
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{how}: the defects fail the check:\n{out}");
+        assert!(out.contains(&format!("{defects}/bad-date.toml:3:8: error: bad date")), "{how}:\n{out}");
+        assert!(out.lines().last().is_some_and(|l| l.contains("in 1 directory")), "{how}:\n{out}");
+    }
+}
+
+fn help(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_incidex")).args(args).arg("--help").output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `--mouse`, `--resume` and `--theme` are the TUI's: each command's `--help` lists only its own
+/// options (and `themes` its `--theme`), while `incidex --help` keeps all three.
+#[test]
+fn tui_only_options_are_listed_only_where_they_apply() {
+    let top = help(&[]);
+    for flag in ["--mouse", "--resume", "--theme"] {
+        assert!(top.contains(flag), "incidex --help lists {flag}:\n{top}");
+    }
+    for command in [
+        "list",
+        "show",
+        "facets",
+        "graph",
+        "checklist",
+        "search",
+        "triage",
+        "check",
+        "completions",
+        "template",
+    ] {
+        let text = help(&[command]);
+        assert!(text.contains("--data"), "{command} keeps --data:\n{text}");
+        for flag in ["--mouse", "--resume", "--theme"] {
+            assert!(!text.contains(flag), "{command} --help lists the TUI's {flag}:\n{text}");
+        }
+    }
+    let themes = help(&["themes"]);
+    assert!(themes.contains("--theme") && !themes.contains("--mouse"), "{themes}");
+}
