@@ -130,7 +130,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Show at most this many cases.
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = at_least_one)]
     pub limit: usize,
     /// Skip this many cases first (for paging).
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -156,7 +156,7 @@ pub struct TriageArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Show at most this many cases.
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = at_least_one)]
     pub limit: usize,
     /// List the weaker matches too, after the cases that really match.
     #[arg(long)]
@@ -343,6 +343,15 @@ pub struct ThemesArgs {
 pub struct CompletionsArgs {
     /// The shell.
     pub shell: clap_complete::Shell,
+}
+
+/// A count of at least one (`--limit 0` would show nothing, and used to blame `--offset`).
+fn at_least_one(value: &str) -> std::result::Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err("it must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[cfg(test)]

@@ -14,15 +14,19 @@ use incidex::{
     commands,
     corpus::LoadOptions,
     settings::config::Settings,
-    support::diag::Severity,
+    support::{
+        diag::Severity,
+        safe_out::{SafeWriter, escape},
+    },
     tui::loader::Problems,
 };
 
 /// Write one line to stderr; a stderr that cannot be written is ignored (`eprintln!` would
 /// panic, and a panic while reporting a panic aborts the process).
 fn say(line: std::fmt::Arguments<'_>) {
+    let line = line.to_string();
     let mut stderr = std::io::stderr().lock();
-    let _ = stderr.write_fmt(line).and_then(|()| stderr.write_all(b"\n"));
+    let _ = stderr.write_all(escape(&line).as_bytes()).and_then(|()| stderr.write_all(b"\n"));
 }
 
 /// The panic hook: one line naming the place, never a backtrace, and nothing in it that can
@@ -51,8 +55,15 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             // --help and --version are not errors; clap knows which is which.
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // A usage error echoes the value it refused: plain (no colour) and escaped, so a
+            // value with escape sequences in it cannot steer the terminal.
+            let message = e.render().to_string();
+            say(format_args!("{}", message.trim_end()));
+            return ExitCode::from(2);
         }
     };
     match run(cli) {
@@ -80,7 +91,8 @@ fn run(cli: Cli) -> incidex::Result<u8> {
         warn_unknown_theme(&settings);
     }
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    // Everything a command prints goes through the one writer that escapes controls.
+    let mut out = SafeWriter::new(std::io::BufWriter::new(stdout.lock()));
     let result = match &cli.command {
         Some(Command::Check(args)) => commands::check::run(args, &settings.data, &mut out),
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
@@ -148,7 +160,7 @@ fn warn_unknown_theme(settings: &Settings) {
     let Some(request) = settings.theme.as_deref() else { return };
     let user_dir = incidex::settings::theme::user_dir();
     if let Err(e) = incidex::settings::theme::resolve(Some(request), settings.no_color, user_dir.as_deref()) {
-        eprintln!("incidex: warning: {e}");
+        say(format_args!("incidex: warning: {e}"));
     }
 }
 
@@ -206,11 +218,10 @@ fn problems(
 
 /// Print `problems` on stderr, one line each.
 fn print_problems(problems: &Problems) {
-    let mut stderr = std::io::stderr().lock();
     for warning in &problems.warnings {
-        let _ = writeln!(stderr, "incidex: warning: {warning}");
+        say(format_args!("incidex: warning: {warning}"));
     }
     for diagnostic in &problems.diagnostics {
-        let _ = writeln!(stderr, "incidex: {diagnostic}");
+        say(format_args!("incidex: {diagnostic}"));
     }
 }

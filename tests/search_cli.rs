@@ -320,3 +320,14 @@ fn triage_takes_words_too_and_says_when_nothing_is_found() {
         assert_eq!(stderr(&o), "incidex: no words to triage in the text\n");
     }
 }
+
+#[test]
+fn limit_zero_is_a_usage_error_about_limit_not_offset() {
+    for args in [&["search", "hang", "--limit", "0"][..], &["triage", "NCCL timeout", "--limit", "0"][..]] {
+        let o = incidex(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("--limit") && err.contains("at least 1"), "{args:?}: {err}");
+        assert!(!err.contains("--offset"), "{args:?}: {err}");
+    }
+}

@@ -53,7 +53,7 @@ pub use crate::text::columns::truncate;
 pub fn print_notes(notes: &[String]) {
     let mut stderr = std::io::stderr().lock();
     for note in notes {
-        let _ = writeln!(stderr, "incidex: note: {note}");
+        let _ = writeln!(stderr, "incidex: note: {}", crate::support::safe_out::escape(note));
     }
 }
 

@@ -5,7 +5,8 @@
 //! - [`error`]: the library's error type and the exit code each maps to;
 //! - [`progress`]: progress of long work, for a bar on stderr or a gauge in the terminal UI;
 //! - [`toml_fields`]: typed, positioned reading of TOML tables;
-//! - [`export`]: writing a file atomically, never over one unless asked.
+//! - [`export`]: writing a file atomically, never over one unless asked;
+//! - [`safe_out`]: the one writer for what the command line prints, escaping every control.
 //!
 //! May use: [`crate::text`] and plain crates.
 
@@ -13,4 +14,5 @@ pub mod diag;
 pub mod error;
 pub mod export;
 pub mod progress;
+pub mod safe_out;
 pub mod toml_fields;

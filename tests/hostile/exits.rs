@@ -34,6 +34,27 @@ fn a_stderr_that_cannot_be_written_is_not_a_crash() {
 }
 
 #[test]
+fn an_unknown_theme_warned_into_a_broken_stderr_is_not_a_crash() {
+    let home = tempfile::tempdir().unwrap();
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+    let clean = output(incidex(home.path()).args(["list"]));
+    assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stderr));
+    // From the flag, and from the config file (it exited 101, a panic in `eprintln!`).
+    let flag = output(incidex(home.path()).args(["--theme", "nosuch", "list"]).stderr(full()));
+    assert_eq!(flag.status.code(), Some(0), "{:?}", flag.status);
+    assert_eq!(flag.stdout, clean.stdout);
+    let config = home.path().join("config/incidex");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "theme = \"nosuch\"\n").unwrap();
+    let o = output(incidex(home.path()).args(["list"]).stderr(full()));
+    assert_eq!(o.status.code(), Some(0), "{:?}", o.status);
+    assert_eq!(o.stdout, clean.stdout);
+    // And the warning is still given when stderr works.
+    let o = output(incidex(home.path()).args(["list"]));
+    assert!(text(&o.stderr).contains("warning"), "{}", text(&o.stderr));
+}
+
+#[test]
 fn completions_into_a_closed_pipe_end_quietly() {
     let home = tempfile::tempdir().unwrap();
     // The reader is gone before anything is written, as `| head -1` is once it has its line.

@@ -12,6 +12,7 @@
 mod pty_support;
 
 mod cache;
+mod echo;
 mod exits;
 mod files;
 mod library;

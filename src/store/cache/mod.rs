@@ -19,6 +19,10 @@
 //! A writer killed half-way leaves its temporary directory behind (`tmp-HOST-PID-NANOS`); the
 //! next writer removes it as soon as that process is gone from this host, and any such directory
 //! an hour old whatever its host.
+//!
+//! Pruning deletes only what the cache made: a real directory holding the marker file
+//! (`incidex-cache-entry`), and nothing at all when the cache root is a symbolic link, so a
+//! cache pointed into someone's own directory never removes their `lib-*` or `tmp-*` folders.
 
 pub mod bodies;
 pub mod codec;
@@ -73,6 +77,11 @@ const BODIES_FILE: &str = "bodies.bin";
 const INDEX_DIR: &str = "index";
 /// The name of the index's checksums in an entry.
 const INDEX_SUMS: &str = "index.sums";
+/// The file that marks a directory as one the cache made (an entry or a temporary directory):
+/// pruning deletes nothing without it. Its text is [`MARKER_TEXT`].
+const ENTRY_MARKER: &str = "incidex-cache-entry";
+/// What [`ENTRY_MARKER`] holds.
+const MARKER_TEXT: &[u8] = b"incidex cache entry; removed by incidex when stale\n";
 
 /// Where the cache is and when it is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,8 +192,11 @@ pub fn open(options: &LoadOptions, cache: &CacheOptions, progress: ProgressFn<'_
                 "the cache entry {} cannot be read ({why}); reading the library",
                 entry.display()
             ));
-            // A damaged entry would fail every run: remove it so this run can write a good one.
-            let _ = fs::remove_dir_all(&entry);
+            // A damaged entry would fail every run: remove it so this run can write a good one
+            // (only when the cache made it, under a root that is not a link).
+            if root_is_own(dir) && is_own(&entry) {
+                let _ = fs::remove_dir_all(&entry);
+            }
         }
     }
     let library = Library::load_files(options.bundled, &files, listing, progress);
@@ -241,6 +253,9 @@ fn read_entry(
         }
         Err(e) => return Err(e.to_string()),
     };
+    if !has_marker(entry) {
+        return Err(format!("it has no {ENTRY_MARKER} file of the cache's own"));
+    }
     let (bodies, bodies_len) =
         bodies::BodyFile::open(&entry.join(BODIES_FILE), entry).map_err(|e| format!("{BODIES_FILE}: {e}"))?;
     let bodies: Arc<dyn BodySource> = Arc::new(bodies);
@@ -286,6 +301,11 @@ fn store(
     fs::create_dir_all(dir)?;
     let tmp = dir.join(format!("tmp-{}-{}-{}", host_name(), std::process::id(), nanos_now()));
     fs::create_dir(&tmp)?;
+    // Marked first, so even a writer killed at once leaves a directory pruning knows as its own.
+    if let Err(e) = fs::write(tmp.join(ENTRY_MARKER), MARKER_TEXT) {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
     let written = write_entry(&tmp, library, &catalog, prefixes, progress).and_then(|()| {
         match fs::rename(&tmp, entry) {
             Ok(()) => Ok(()),
@@ -374,13 +394,23 @@ fn writer_is_gone(name: &str, this_host: &str) -> bool {
 /// Remove entries beyond the newest [`KEEP_ENTRIES`] (never `keep`), temporary directories of
 /// writers that are gone from this host, and any temporary directory an hour old (a writer on
 /// another host sharing the cache). Best effort: what cannot be removed stays.
+///
+/// Only what the cache made is ever removed: a real directory (not a link) holding the
+/// [`ENTRY_MARKER`] file with its text. Nothing is removed when the cache root itself is a
+/// symbolic link, since what it points at may be anybody's directory.
 fn prune(dir: &Path, keep: &Path) {
+    if !root_is_own(dir) {
+        return;
+    }
     let Ok(read) = fs::read_dir(dir) else { return };
     let mut entries: Vec<(SystemTime, PathBuf)> = Vec::new();
     let hour_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
     let this_host = host_name();
     for e in read.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().to_string();
+        if !is_own(&e.path()) {
+            continue;
+        }
         let modified = e.metadata().and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH);
         if name.starts_with("lib-") && e.path() != keep {
             entries.push((modified, e.path()));
@@ -392,6 +422,37 @@ fn prune(dir: &Path, keep: &Path) {
     for (_, path) in entries.into_iter().skip(KEEP_ENTRIES.saturating_sub(1)) {
         let _ = fs::remove_dir_all(path);
     }
+}
+
+/// Whether the cache root may be deleted in: it is a real directory, not a symbolic link.
+fn root_is_own(dir: &Path) -> bool {
+    fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_dir())
+}
+
+/// Whether `path` is a directory the cache made: a real directory (not a link) holding the
+/// [`ENTRY_MARKER`] file with the marker's text, or a library file that begins with the cache's
+/// magic (an entry whose marker was damaged, or one written before there were markers).
+fn is_own(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_dir())
+        && (has_marker(path) || starts_with_magic(&path.join(LIBRARY_FILE)))
+}
+
+/// Whether `dir` holds the [`ENTRY_MARKER`] file, a regular file with the marker's text.
+fn has_marker(dir: &Path) -> bool {
+    let marker = dir.join(ENTRY_MARKER);
+    fs::symlink_metadata(&marker)
+        .is_ok_and(|m| m.file_type().is_file() && m.len() == MARKER_TEXT.len() as u64)
+        && fs::read(&marker).is_ok_and(|bytes| bytes == MARKER_TEXT)
+}
+
+/// Whether the regular file `path` begins with the cache's library magic.
+fn starts_with_magic(path: &Path) -> bool {
+    use io::Read;
+    if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 16];
+    fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && codec::has_library_magic(&head)
 }
 
 #[cfg(test)]
@@ -635,6 +696,7 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         let elsewhere = dir.join(format!("tmp-otherhost-{dead}-789"));
         for d in [&left, &alive, &elsewhere] {
             fs::create_dir(d).unwrap();
+            fs::write(d.join(ENTRY_MARKER), MARKER_TEXT).unwrap();
             fs::write(d.join(LIBRARY_FILE), b"half").unwrap();
         }
         assert_eq!(load(&f).cache, CacheUse::Stored);
@@ -703,5 +765,62 @@ symptom_tags = [\"Hang\"]\n+++\n# A hang\n\n## Summary\n\nStuck.\n\n## Detection
         }
         let entries = fs::read_dir(f.cache.dir.as_ref().unwrap()).unwrap().count();
         assert_eq!(entries, KEEP_ENTRIES);
+    }
+
+    /// Directories in the cache root that look like the cache's own (`lib-*`, `tmp-*`) but
+    /// were made by someone else.
+    fn strangers(root: &Path) -> Vec<PathBuf> {
+        let mut made = Vec::new();
+        for name in
+            ["lib-user-project-a", "lib-user-project-b", "lib-user-project-c", "tmp-notes", "tmp-1-2-3"]
+        {
+            let d = root.join(name);
+            fs::create_dir_all(d.join("sub")).unwrap();
+            fs::write(d.join("sub").join("work.txt"), b"mine").unwrap();
+            fs::write(d.join(LIBRARY_FILE), b"not a cache file").unwrap();
+            made.push(d);
+        }
+        made
+    }
+
+    fn rebuild_past_the_limit(f: &Fixture) {
+        for i in 0..(KEEP_ENTRIES + 2) {
+            fs::write(f.data.join("2024-01-01-hang-0.md"), CASE.replace("Stuck.", &"Stuck. ".repeat(i + 1)))
+                .unwrap();
+            assert_eq!(load(f).cache, CacheUse::Stored);
+        }
+    }
+
+    #[test]
+    fn pruning_never_deletes_directories_the_cache_did_not_make() {
+        let f = fixture();
+        let root = f.cache.dir.clone().unwrap();
+        fs::create_dir_all(&root).unwrap();
+        let theirs = strangers(&root);
+        rebuild_past_the_limit(&f);
+        for d in &theirs {
+            assert!(d.join("sub").join("work.txt").is_file(), "{} was deleted", d.display());
+        }
+        let ours = fs::read_dir(&root)
+            .unwrap()
+            .filter_map(std::result::Result::ok)
+            .filter(|e| e.path().join(ENTRY_MARKER).is_file())
+            .count();
+        assert_eq!(ours, KEEP_ENTRIES, "the cache's own entries are still pruned");
+    }
+
+    #[test]
+    fn a_symlinked_cache_root_is_never_pruned_through() {
+        let f = fixture();
+        let target = f.data.parent().unwrap().join("elsewhere");
+        fs::create_dir_all(&target).unwrap();
+        let theirs = strangers(&target);
+        let root = f.cache.dir.clone().unwrap();
+        fs::create_dir_all(root.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&target, &root).unwrap();
+        rebuild_past_the_limit(&f);
+        for d in &theirs {
+            assert!(d.join("sub").join("work.txt").is_file(), "{} was deleted", d.display());
+        }
     }
 }

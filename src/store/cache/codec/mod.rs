@@ -30,3 +30,9 @@ pub use self::{
     encode::{Encoded, encode},
     format::{BODIES_HEADER, Corrupt, RECORD_HEADER},
 };
+
+/// Whether `bytes` begin as a library file of the cache does (its magic), whatever the format
+/// version: how pruning knows an entry as the cache's own.
+pub fn has_library_magic(bytes: &[u8]) -> bool {
+    bytes.starts_with(format::MAGIC)
+}
