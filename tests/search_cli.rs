@@ -331,3 +331,15 @@ fn limit_zero_is_a_usage_error_about_limit_not_offset() {
         assert!(!err.contains("--offset"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_offset_past_the_end_is_exit_1_in_text_and_in_json() {
+    let text = incidex(&["search", "gpu", "--offset", "100000"]);
+    assert_eq!(text.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&text.stderr).contains("is past the last result"));
+    let json = incidex(&["search", "gpu", "--offset", "100000", "--json"]);
+    assert_eq!(json.status.code(), Some(1), "the same exit code as in text");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("the document is still printed");
+    assert!(v["results"].as_array().unwrap().is_empty());
+    assert!(v["total"].as_u64().unwrap() > 0);
+}

@@ -37,13 +37,22 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
     let response = engine.search(&request);
     check_errors(&response)?;
     crate::commands::print_notes(&response.notes);
-    if args.json {
-        write_json(out, &JsonOutput::new(engine, &input, &request, &response))?;
-    } else if response.total > 0 && response.hits.is_empty() {
-        return Err(Error::NotFound(format!(
+    // An --offset past the last result is exit 1 in text and in JSON alike (the JSON document,
+    // with its empty `results`, is still printed): nothing is listed at that offset.
+    let past_the_end = response.total > 0 && response.hits.is_empty();
+    let past = || {
+        Error::NotFound(format!(
             "--offset {} is past the last result: {} cases match",
             response.offset, response.total
-        )));
+        ))
+    };
+    if args.json {
+        write_json(out, &JsonOutput::new(engine, &input, &request, &response))?;
+        if past_the_end {
+            return Err(past());
+        }
+    } else if past_the_end {
+        return Err(past());
     } else if response.total > 0 {
         let width = text_width();
         let order = if response.ranked { "best match first" } else { "newest first" };

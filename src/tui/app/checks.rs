@@ -34,7 +34,17 @@ impl App {
             .map(|r| (r, r.cases.iter().filter(|c| ids.contains(&c.as_str())).count()))
             .filter(|(_, n)| *n > 0)
             .collect();
-        out.sort_by_key(|(r, n)| (r.state(), std::cmp::Reverse(*n)));
+        // Gaps found first, then what was checked and is fine, then what could not be looked at,
+        // then what does not apply here.
+        let rank = |s: State| match s {
+            State::Crit => 0,
+            State::Warn => 1,
+            State::Info => 2,
+            State::Pass => 3,
+            State::Unknown => 4,
+            State::NotApplicable => 5,
+        };
+        out.sort_by_key(|(r, n)| (rank(r.state()), std::cmp::Reverse(*n)));
         out
     }
 
