@@ -367,10 +367,7 @@ fn case_ref(case: &CaseEntry) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        corpus::model::{ActionItem, Source, SourceKind},
-        graph::tests::case,
-    };
+    use crate::corpus::model::{ActionItem, Source, SourceKind, test_case as case};
 
     fn item(text: &str, kind: ActionType, origin: ItemOrigin, components: &[&str]) -> ActionItem {
         ActionItem {

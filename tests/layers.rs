@@ -5,8 +5,9 @@
 //!
 //! It reads every `src/**/*.rs` file as text: each `crate::…` path (a `use` tree or a path in
 //! code) and each `super::…` path names a module, which is mapped to the file that defines it.
-//! Comments are skipped, and so is a file's `#[cfg(test)] mod tests` (unit tests may reach
-//! anywhere below their file). The checker is itself tested on planted violations.
+//! Comments are skipped. A file's `#[cfg(test)] mod tests` is held to the layers too (a model's
+//! unit test may not borrow an engine's helpers), but its imports make no circle: a test module
+//! is a leaf. The checker is itself tested on planted violations.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -88,12 +89,16 @@ fn read_tree(root: &Path) -> Vec<SourceFile> {
         .collect()
 }
 
-/// The code of a file without comments and without its unit-test module.
-fn code_of(text: &str) -> String {
-    let body = match text.find("#[cfg(test)]\nmod tests") {
-        Some(at) => &text[..at],
-        None => text,
-    };
+/// A file's code and its unit-test module's, apart.
+fn split_tests(text: &str) -> (&str, &str) {
+    match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => text.split_at(at),
+        None => (text, ""),
+    }
+}
+
+/// Code without comments.
+fn code_of(body: &str) -> String {
     let mut code = String::with_capacity(body.len());
     for line in body.lines() {
         // A `//` not inside a URL (`https://`) starts a comment; doc comments are comments.
@@ -187,11 +192,21 @@ fn expand(s: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// The module paths a file names: `crate::…` absolutely, `super::…` from its own module.
-fn named_paths(file: &SourceFile) -> Vec<Vec<String>> {
-    let code = code_of(&file.text);
+/// The module paths a file names: `crate::…` absolutely, `super::…` from its own module; each
+/// with whether its unit tests name it.
+fn named_paths(file: &SourceFile) -> Vec<(Vec<String>, bool)> {
+    let (body, tests) = split_tests(&file.text);
+    let mut out: Vec<(Vec<String>, bool)> =
+        paths_in(&code_of(body), parent_of(file)).into_iter().map(|p| (p, false)).collect();
+    // In the test module, `super` is the file's own module.
+    out.extend(paths_in(&code_of(tests), file.module.clone()).into_iter().map(|p| (p, true)));
+    out
+}
+
+/// The module paths `code` names, `super::` taken from `parent`.
+fn paths_in(code: &str, parent: Vec<String>) -> Vec<Vec<String>> {
     let mut out = Vec::new();
-    for (anchor, base) in [("crate::", Vec::new()), ("super::", parent_of(file))] {
+    for (anchor, base) in [("crate::", Vec::new()), ("super::", parent)] {
         let mut from = 0;
         while let Some(at) = code[from..].find(anchor) {
             let start = from + at;
@@ -242,12 +257,12 @@ fn violations(files: &[SourceFile]) -> Vec<String> {
     let mut edges: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
     for (i, file) in files.iter().enumerate() {
         let from_top = top_of(&file.module).to_string();
-        for path in named_paths(file) {
+        for (path, in_tests) in named_paths(file) {
             // The file that defines the longest prefix of the path.
             let Some(target) = (1..=path.len()).rev().find_map(|n| by_module.get(&path[..n]).copied()) else {
                 continue; // a re-export at the crate root (`crate::Error`) or a macro
             };
-            if target != i {
+            if target != i && !in_tests {
                 edges.entry(i).or_default().insert(target);
             }
             let to_top = top_of(&files[target].module);
@@ -410,4 +425,21 @@ fn use_trees_expand_to_every_path_they_name() {
         .map(|p| p.iter().map(|s| s.to_string()).collect())
         .collect();
     assert_eq!(got, want);
+}
+
+#[test]
+fn a_unit_test_that_borrows_a_higher_layers_helper_is_caught_but_makes_no_circle() {
+    let files = planted(&[
+        (
+            "src/corpus/cases.rs",
+            "pub struct Cases;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    fn f() { crate::graph::tests::case(); }\n}\n",
+        ),
+        ("src/graph/mod.rs", "use crate::corpus::cases::Cases;\n"),
+    ]);
+    let problems = violations(&files);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("src/corpus/cases.rs: imports up a layer: `graph::tests::case`"),
+        "{problems:?}"
+    );
 }

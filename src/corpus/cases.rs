@@ -216,7 +216,7 @@ mod tests {
     }
 
     fn case(i: usize, how: &str) -> Case {
-        let mut case = crate::graph::tests::case(&format!("case-{i}"), &[]);
+        let mut case = crate::corpus::model::test_case(&format!("case-{i}"), &[]);
         case.title = format!("{how} {i}");
         case
     }

@@ -152,6 +152,25 @@ impl Case {
     }
 }
 
+/// A case with `id` tagged with `values` (kind, name), everything else minimal: the one
+/// builder the crate's unit tests share.
+#[cfg(test)]
+pub(crate) fn test_case(id: &str, values: &[(FacetKind, &str)]) -> Case {
+    let mut facets = Facets::default();
+    for kind in FacetKind::ALL {
+        facets.set(kind, values.iter().filter(|(k, _)| *k == kind).map(|(_, v)| v.to_string()).collect());
+    }
+    Case {
+        id: id.to_string(),
+        title: format!("Title of {id}"),
+        date: None,
+        organization: "Org".into(),
+        facets,
+        provenance: Provenance { path: format!("{id}.toml"), bundled: false },
+        body: Default::default(),
+    }
+}
+
 /// The JSON shape of a case: the data file's fields, plus where it came from.
 impl Serialize for Case {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

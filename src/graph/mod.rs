@@ -255,27 +255,9 @@ impl Graph {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::corpus::{
-        Case,
-        model::{Facets, Provenance},
-    };
+    use crate::corpus::Case;
 
-    /// A case with `id` tagged with `values` (kind, name); everything else minimal.
-    pub(crate) fn case(id: &str, values: &[(FacetKind, &str)]) -> Case {
-        let mut facets = Facets::default();
-        for kind in FacetKind::ALL {
-            facets.set(kind, values.iter().filter(|(k, _)| *k == kind).map(|(_, v)| v.to_string()).collect());
-        }
-        Case {
-            id: id.to_string(),
-            title: format!("Title of {id}"),
-            date: None,
-            organization: "Org".into(),
-            facets,
-            provenance: Provenance { path: format!("{id}.toml"), bundled: false },
-            body: Default::default(),
-        }
-    }
+    pub(crate) use crate::corpus::model::test_case as case;
 
     use FacetKind::{Component as C, ContributingFactor as F, RootCause as R, Symptom as S};
 
