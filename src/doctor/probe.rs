@@ -17,7 +17,6 @@
 //! hang. They run only when the root is `/`: another root's commands are not this machine's.
 
 use std::{
-    collections::BTreeMap,
     io::{Read, Seek, SeekFrom},
     path::{Component, Path, PathBuf},
     process::{Command, Stdio},
@@ -214,11 +213,8 @@ impl Root {
             let Ok(meta) = std::fs::symlink_metadata(&here) else {
                 continue; // not there: the read will say so
             };
-            if !meta.file_type().is_symlink() || todo.is_empty() && path.ends_with("/.") {
-                continue;
-            }
-            // The last component of a path asked for as a link is not followed.
-            if todo.is_empty() {
+            // The last component is not followed here: `read_entry` decides what a link there is.
+            if !meta.file_type().is_symlink() || todo.is_empty() {
                 continue;
             }
             hops += 1;
@@ -500,10 +496,7 @@ fn meta(snap: &mut Snapshot, root: &Root, options: &Options) {
     snap.meta.insert("root".into(), root.base.display().to_string());
     snap.meta.insert("source".into(), "live".into());
     snap.meta.insert("timeout".into(), options.timeout.as_secs().to_string());
-    if let Some(host) = snap.value("/proc/sys/kernel/hostname").found() {
-        let host = host.to_string();
-        snap.meta.insert("host".into(), host);
-    } else if let Entry::File(h) = read_entry(root, "/proc/sys/kernel/hostname", false) {
+    if let Entry::File(h) = read_entry(root, "/proc/sys/kernel/hostname", false) {
         snap.meta.insert("host".into(), h.trim().to_string());
     }
     if let Some(k) = snap.value("/proc/sys/kernel/osrelease").found() {
@@ -606,11 +599,6 @@ pub fn run_command(key: &str, timeout: Duration) -> Ran {
             Err(e) => return Ran::Failed(e.to_string()),
         }
     }
-}
-
-/// The table, as `(key, when)` lines (for `--list` and the read-only test).
-pub fn table() -> BTreeMap<&'static str, When> {
-    COMMANDS.iter().map(|c| (c.key, c.when)).collect()
 }
 
 #[cfg(test)]

@@ -164,7 +164,7 @@ impl Snapshot {
     pub fn exists(&self, path: &str) -> Option<bool> {
         match self.files.get(path) {
             Some(Entry::Missing) => Some(false),
-            Some(Entry::Unreadable(_)) | Some(_) => Some(true),
+            Some(_) => Some(true),
             None => None,
         }
     }

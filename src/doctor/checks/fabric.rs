@@ -94,20 +94,9 @@ fn fabric_manager(i: &Input<'_>) -> Outcome {
 
 fn nvlink(i: &Input<'_>) -> Outcome {
     let key = "nvidia-smi nvlink -s";
-    let out = match i.snap.command(key) {
-        Some(Ran::Exited { stdout, stderr, .. }) => format!("{stdout}{stderr}"),
-        Some(Ran::TimedOut { secs }) => {
-            return Outcome::unknown(format!("`{key}` did not answer in {secs} s"), "see smi.unresponsive");
-        }
-        Some(Ran::NotFound) => {
-            return Outcome::unknown("nvidia-smi is not installed", "install the driver's utilities");
-        }
-        Some(Ran::NotRun(w)) | Some(Ran::Failed(w)) => {
-            return Outcome::unknown(format!("`{key}`: {w}"), "run on the node itself");
-        }
-        None => {
-            return Outcome::unknown(format!("`{key}` is not in the snapshot"), "capture one on the node");
-        }
+    let out = match super::output(i.snap, key, "nvlink.state") {
+        Ok((stdout, stderr, _)) => format!("{stdout}{stderr}"),
+        Err(unknown) => return unknown,
     };
     // GPU n: (active links, inactive links, the GPU's line number)
     let mut gpus: Vec<(String, usize, usize, usize)> = Vec::new();

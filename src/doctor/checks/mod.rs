@@ -306,27 +306,37 @@ pub const SMI_Q: &str = "nvidia-smi -q";
 
 /// `nvidia-smi -q`'s report, or the outcome when it could not be had.
 pub fn smi_report(snap: &Snapshot, id: &str) -> Result<SmiReport, Outcome> {
-    match snap.command(SMI_Q) {
-        Some(Ran::Exited { code: 0, stdout, .. }) => Ok(SmiReport::parse(stdout)),
-        Some(Ran::Exited { code, stdout, stderr, .. }) => Err(Outcome::unknown(
+    match output(snap, SMI_Q, id)? {
+        (stdout, _, 0) => Ok(SmiReport::parse(stdout)),
+        (stdout, stderr, code) => Err(Outcome::unknown(
             format!(
                 "nvidia-smi -q exited {code}: {}",
                 crate::text::one_line(stdout.lines().chain(stderr.lines()).next().unwrap_or(""))
             ),
             "see smi.unresponsive and driver.mismatch",
         )),
+    }
+}
+
+/// What the command `key` of the probe's table printed — (standard output, standard error,
+/// exit status) — or the `unknown` that says why there is nothing to read (it timed out, it is
+/// not installed, it was not run, it is not in the snapshot).
+pub fn output<'a>(snap: &'a Snapshot, key: &str, id: &str) -> Result<(&'a str, &'a str, i32), Outcome> {
+    let program = key.split(' ').next().unwrap_or(key);
+    match snap.command(key) {
+        Some(Ran::Exited { code, stdout, stderr, .. }) => Ok((stdout, stderr, *code)),
         Some(Ran::TimedOut { secs }) => {
-            Err(Outcome::unknown(format!("nvidia-smi -q did not answer in {secs} s"), "see smi.unresponsive"))
+            Err(Outcome::unknown(format!("{key} did not answer in {secs} s"), "see smi.unresponsive"))
         }
         Some(Ran::NotFound) => Err(Outcome::unknown(
-            "nvidia-smi is not installed here",
-            "install the NVIDIA driver's utilities, or audit the host",
+            format!("{program} is not installed here"),
+            format!("install {program}, or audit the host"),
         )),
         Some(Ran::NotRun(w)) | Some(Ran::Failed(w)) => Err(Outcome::unknown(
-            format!("nvidia-smi -q: {w}"),
+            format!("{key}: {w}"),
             format!("run `incidex doctor --only {id}` on the node"),
         )),
-        None => Err(Outcome::unknown("nvidia-smi -q is not in the snapshot", "capture one on the node")),
+        None => Err(Outcome::unknown(format!("{key} is not in the snapshot"), "capture one on the node")),
     }
 }
 

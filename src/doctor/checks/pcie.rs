@@ -5,7 +5,6 @@ use super::{Check, Input, Look, as_root};
 use crate::doctor::{
     context::PCI,
     finding::{Evidence, Finding, Outcome, State},
-    snapshot::Ran,
 };
 
 pub(super) const CHECKS: &[Check] = &[
@@ -89,18 +88,16 @@ fn acs(i: &Input<'_>) -> Outcome {
     if i.ctx.gpus.len() < 2 {
         return Outcome::na("fewer than two GPUs: no peer-to-peer traffic");
     }
-    let out = match i.snap.command("lspci -vvv") {
-        Some(Ran::Exited { code: 0, stdout, .. }) => stdout,
-        Some(Ran::NotFound) => {
-            return Outcome::unknown("lspci is not installed", "install pciutils and run as root");
-        }
-        Some(other) => {
-            return Outcome::unknown(
-                format!("lspci -vvv gave no listing ({other:?})"),
-                as_root("acs.enabled"),
+    let out = match super::output(i.snap, "lspci -vvv", "acs.enabled") {
+        Ok((stdout, _, 0)) => stdout,
+        Ok((_, stderr, code)) => {
+            let why = format!(
+                "lspci -vvv exited {code}: {}",
+                crate::text::one_line(stderr.lines().next().unwrap_or(""))
             );
+            return Outcome::unknown(why, as_root("acs.enabled"));
         }
-        None => return Outcome::unknown("lspci -vvv is not in the snapshot", as_root("acs.enabled")),
+        Err(unknown) => return unknown,
     };
     if !out.contains("ACSCtl:") {
         if i.ctx.root {

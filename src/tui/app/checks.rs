@@ -18,8 +18,9 @@ fn result_line(r: &CheckResult) -> String {
 }
 
 impl App {
-    /// The ids of the cases the list has loaded.
-    fn listed_ids(&self) -> Vec<&str> {
+    /// The ids of the cases the list has loaded (looked up once per check and case, on every
+    /// frame that draws the line: a set, not a scan).
+    fn listed_ids(&self) -> rustc_hash::FxHashSet<&str> {
         self.results.hits.iter().filter_map(|&i| self.library.cases.get(i)).map(|c| c.id.as_str()).collect()
     }
 
@@ -31,7 +32,7 @@ impl App {
         let mut out: Vec<(&CheckResult, usize)> = report
             .results
             .iter()
-            .map(|r| (r, r.cases.iter().filter(|c| ids.contains(&c.as_str())).count()))
+            .map(|r| (r, r.cases.iter().filter(|c| ids.contains(c.as_str())).count()))
             .filter(|(_, n)| *n > 0)
             .collect();
         // Gaps found first, then what was checked and is fine, then what could not be looked at,
@@ -84,7 +85,7 @@ impl App {
         let mut lines = Vec::new();
         for (r, _) in self.checks_for_list() {
             lines.push(format!("{:<7} {}  {}", r.state().key().to_uppercase(), r.id, result_line(r)));
-            for c in r.cases.iter().filter(|c| ids.contains(&c.as_str())) {
+            for c in r.cases.iter().filter(|c| ids.contains(c.as_str())) {
                 lines.push(format!("          {c}"));
             }
         }
