@@ -129,6 +129,10 @@ pub fn run(
     // went away failed on the way.
     match ended_by {
         Some(signal) => Ok(Ended::Signal(signal)),
+        // The terminal went away (a closed pty, a dropped SSH session) before its SIGHUP reached
+        // the loop: what failed on the way (a redraw, a size query, a mode switch) failed
+        // because of that, and there is no one left to tell. A CI run once ended here with 1.
+        None if result.is_err() && terminal::hung_up() => Ok(Ended::Quit),
         None => result.map(|()| Ended::Quit),
     }
 }

@@ -72,6 +72,20 @@ pub fn restore(mouse: bool) {
     let _ = disable_raw_mode();
 }
 
+/// Whether the terminal has hung up (its pty closed, the SSH session dropped): the UI's output
+/// reports `POLLHUP` or `POLLERR`. Whatever failed after that failed because the terminal went
+/// away, whichever of its errors, its SIGHUP and the input thread's hang-up came first.
+pub fn hung_up() -> bool {
+    is_hung_up(libc::STDOUT_FILENO)
+}
+
+fn is_hung_up(fd: i32) -> bool {
+    let mut poll = libc::pollfd { fd, events: 0, revents: 0 };
+    // SAFETY: one valid pollfd for the call's duration; a zero timeout never blocks.
+    let n = unsafe { libc::poll(&mut poll, 1, 0) };
+    n > 0 && poll.revents & (libc::POLLHUP | libc::POLLERR) != 0
+}
+
 /// Restore the terminal before the current panic hook runs. Call before taking the terminal.
 pub fn install_panic_hook(mouse: bool) {
     let previous = std::panic::take_hook();
@@ -79,4 +93,22 @@ pub fn install_panic_hook(mouse: bool) {
         restore(mouse);
         previous(info);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_hung_up;
+
+    #[test]
+    fn an_output_whose_reader_is_gone_has_hung_up_and_one_being_read_has_not() {
+        let mut fds = [0i32; 2];
+        // SAFETY: a fresh pipe; both ends are closed below.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        assert!(!is_hung_up(fds[1]), "a pipe with a reader");
+        // SAFETY: closing the read end, which nothing else uses.
+        unsafe { libc::close(fds[0]) };
+        assert!(is_hung_up(fds[1]), "a pipe whose reader closed");
+        // SAFETY: the write end, opened above.
+        unsafe { libc::close(fds[1]) };
+    }
 }
