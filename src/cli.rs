@@ -366,12 +366,27 @@ mod tests {
 
 /// `incidex doctor`.
 #[derive(Debug, Args)]
-#[command(after_help = "Exit status: 0 nothing at or above --fail-on, 1 the audit failed, 2 usage error, \
-3 a finding at or above --fail-on.\n\nExamples:\n  incidex doctor                         audit this node\n  \
+#[command(
+    after_help = "Exit status: 0 nothing at or above --fail-on, 1 the audit failed (or a file could not \
+be read), 2 usage error, 3 a finding at or above --fail-on.\n\nExamples:\n  incidex doctor                         audit this node\n  \
 sudo incidex doctor --only gpu.xid      what needs root\n  incidex doctor --save-snapshot n17.snap  \
 keep what was read\n  incidex doctor --from nvidia-bug-report.log.gz\n  incidex doctor --json --fail-on warn  \
-in a Slurm prolog or CI")]
+in a Slurm prolog or CI\n  incidex doctor train.sbatch            check a job before sbatch\n  \
+incidex doctor --format sarif deploy/   check manifests in CI (code scanning)"
+)]
 pub struct DoctorArgs {
+    /// Job specs to check before they run instead of this node: Slurm batch scripts,
+    /// Kubernetes manifests, env files, `docker run` or `torchrun` lines (a directory is walked
+    /// for .yaml, .yml, .json, .sh, .sbatch, .slurm and .env files; `-` reads standard input).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Output: text, json (the same as --json) or sarif (SARIF 2.1.0, job specs only).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json", "sarif"])]
+    pub format: String,
+    /// Silence a rule for job specs: RULE, or RULE:GLOB for the files a glob matches
+    /// (repeatable; `incidex: ignore RULE` in a file does the same for that file).
+    #[arg(long, value_name = "RULE[:GLOB]")]
+    pub ignore: Vec<String>,
     /// Read the node's files under DIR (`/host` in a pod with the host's directories mounted
     /// read-only); commands run only when DIR is /.
     #[arg(long, value_name = "DIR", default_value = "/")]
@@ -389,7 +404,8 @@ pub struct DoctorArgs {
     /// Print a JSON document (schema_version 1) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// List every check: id, what it needs, how many cases it cites, what it looks for.
+    /// List every check and preflight rule: id, what it needs, how many cases it cites, what it
+    /// looks for.
     #[arg(long)]
     pub list: bool,
     /// Run only these checks (comma-separated ids).

@@ -98,7 +98,11 @@ fn run(cli: Cli) -> incidex::Result<u8> {
         Some(Command::Completions(args)) => commands::completions::run(args.shell, &mut out),
         Some(Command::Template) => commands::template::run(&mut out),
         Some(Command::Doctor(args)) => {
-            let status = commands::doctor::run(args, &mut out)?;
+            let status = if args.files.is_empty() {
+                commands::doctor::run(args, &mut out)?
+            } else {
+                commands::preflight::run(args, &settings.ignore, &mut out)?
+            };
             out.flush().map_err(commands::stdout_error)?;
             return Ok(status);
         }

@@ -38,9 +38,20 @@ pub fn run(args: &DoctorArgs, out: &mut dyn Write) -> Result<u8> {
     if let Some(first) = bad.first() {
         return Err(Error::Usage(format!("--only/--skip: {first}")));
     }
+    if args.format == "sarif" {
+        return Err(Error::Usage(
+            "--format sarif is for job specs (incidex doctor FILE...), not for this node".into(),
+        ));
+    }
+    if !args.ignore.is_empty() {
+        return Err(Error::Usage(
+            "--ignore is for job specs (incidex doctor FILE...); use --skip on a node".into(),
+        ));
+    }
+    let json = args.json || args.format == "json";
     let rules = Rules::bundled();
     if args.list {
-        list(args.json, &rules, out)?;
+        list(json, &rules, out)?;
         return Ok(0);
     }
     let snap = snapshot(args)?;
@@ -57,7 +68,7 @@ pub fn run(args: &DoctorArgs, out: &mut dyn Write) -> Result<u8> {
     let report =
         doctor::audit(&snap, &rules, &Selection { only: args.only.clone(), skip: args.skip.clone() });
     let titles = titles();
-    if args.json {
+    if json {
         write_json(out, &envelope(&snap, &report, &titles))?;
     } else {
         write_text(&snap, &report, &titles, args.all, out)?;
@@ -105,7 +116,7 @@ fn snapshot(args: &DoctorArgs) -> Result<Snapshot> {
 }
 
 /// A line on stderr; a stderr that cannot be written is not an error.
-fn note(line: &str) {
+pub(crate) fn note(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "incidex: {line}");
 }
 
@@ -123,7 +134,7 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// The bundled cases' titles, by id.
-fn titles() -> HashMap<String, String> {
+pub(crate) fn titles() -> HashMap<String, String> {
     match crate::store::embedded::open() {
         Ok((library, _)) => library.cases.iter().map(|c| (c.id.clone(), c.title.clone())).collect(),
         Err(_) => HashMap::new(),
@@ -137,30 +148,70 @@ fn list(json: bool, rules: &Rules, out: &mut dyn Write) -> Result<()> {
         description: &'a str,
         needs_root: bool,
         needs_gpu: bool,
+        /// A check of this node (`incidex doctor`).
+        node: bool,
+        /// A rule for job specs (`incidex doctor FILE...`).
+        preflight: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        assumes: Option<&'a str>,
         cases: Vec<String>,
     }
-    let rows: Vec<Row<'_>> = checks::all()
+    let preflight = doctor::spec::rules::all();
+    let mut rows: Vec<Row<'_>> = checks::all()
         .iter()
-        .map(|c| Row {
-            id: c.id,
-            description: c.title,
-            needs_root: c.needs_root,
-            needs_gpu: c.needs_gpu,
-            cases: rules.cases_of(c.id),
+        .map(|c| {
+            let rule = preflight.iter().find(|r| r.id == c.id);
+            Row {
+                id: c.id,
+                description: c.title,
+                needs_root: c.needs_root,
+                needs_gpu: c.needs_gpu,
+                node: true,
+                preflight: rule.is_some(),
+                assumes: rule.and_then(|r| r.assumes),
+                cases: rules.cases_of(c.id),
+            }
         })
         .collect();
+    let node_ids: Vec<&str> = checks::all().iter().map(|c| c.id).collect();
+    for r in preflight.iter().filter(|r| !node_ids.contains(&r.id)) {
+        rows.push(Row {
+            id: r.id,
+            description: r.title,
+            needs_root: false,
+            needs_gpu: false,
+            node: false,
+            preflight: true,
+            assumes: r.assumes,
+            cases: rules.cases_of(r.id),
+        });
+    }
     if json {
         return write_json(out, &rows);
     }
-    for r in &rows {
+    writeln!(
+        out,
+        "Checks of this node (incidex doctor); * also checked in job specs (incidex doctor FILE...):"
+    )
+    .map_err(stdout_error)?;
+    for r in rows.iter().filter(|r| r.node) {
         let needs = match (r.needs_root, r.needs_gpu) {
             (true, true) => "root, GPU",
             (true, false) => "root",
             (false, true) => "GPU",
             (false, false) => "-",
         };
-        writeln!(out, "{:<24} {:<10} {:>2} cases  {}", r.id, needs, r.cases.len(), r.description)
+        let star = if r.preflight { "*" } else { " " };
+        writeln!(out, "{star}{:<24} {:<10} {:>2} cases  {}", r.id, needs, r.cases.len(), r.description)
             .map_err(stdout_error)?;
+    }
+    writeln!(out, "\nRules for job specs only (incidex doctor FILE...):").map_err(stdout_error)?;
+    for r in rows.iter().filter(|r| !r.node) {
+        writeln!(out, " {:<24} {:<10} {:>2} cases  {}", r.id, "-", r.cases.len(), r.description)
+            .map_err(stdout_error)?;
+        if let Some(a) = r.assumes {
+            writeln!(out, " {:<24} {:<10}           assumes: {a}", "", "").map_err(stdout_error)?;
+        }
     }
     Ok(())
 }
@@ -213,7 +264,7 @@ fn summary(report: &Report) -> String {
     format!("{} checks: {}", report.results.len(), counts.join(", "))
 }
 
-fn case_line(id: &str, titles: &HashMap<String, String>) -> String {
+pub(crate) fn case_line(id: &str, titles: &HashMap<String, String>) -> String {
     match titles.get(id) {
         Some(t) => format!("{id} — {}", one_line(t)),
         None => id.to_string(),

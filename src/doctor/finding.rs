@@ -89,6 +89,9 @@ pub struct Evidence {
     /// Its line number there, from 1, when it is one line of a longer text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// The field of a manifest it is (`spec.template.spec.volumes`), for a job spec's YAML.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
     /// The line itself (or the value read).
     pub text: String,
 }
@@ -96,12 +99,22 @@ pub struct Evidence {
 impl Evidence {
     /// `text`, read from `source` as a whole.
     pub fn new(source: impl Into<String>, text: impl Into<String>) -> Evidence {
-        Evidence { source: source.into(), line: None, text: text.into() }
+        Evidence { source: source.into(), line: None, field: None, text: text.into() }
     }
 
     /// Line `line` (from 1) of `source`.
     pub fn at(source: impl Into<String>, line: usize, text: impl Into<String>) -> Evidence {
-        Evidence { source: source.into(), line: Some(line), text: text.into() }
+        Evidence { source: source.into(), line: Some(line), field: None, text: text.into() }
+    }
+
+    /// Line `line` of `source`, at manifest field `field` when there is one.
+    pub fn at_field(
+        source: impl Into<String>,
+        line: usize,
+        field: Option<String>,
+        text: impl Into<String>,
+    ) -> Evidence {
+        Evidence { source: source.into(), line: Some(line), field, text: text.into() }
     }
 }
 

@@ -17,10 +17,12 @@
 pub mod bugreport;
 pub mod checks;
 pub mod context;
+pub mod environment;
 pub mod finding;
 pub mod probe;
 pub mod rules;
 pub mod snapshot;
+pub mod spec;
 
 pub use self::{
     context::Context,
@@ -93,7 +95,8 @@ impl Report {
 
 /// Unknown check ids in `ids`, with the nearest known one.
 pub fn unknown_ids(ids: &[String]) -> Vec<String> {
-    let known: Vec<&str> = checks::all().iter().map(|c| c.id).collect();
+    let mut known: Vec<&str> = checks::all().iter().map(|c| c.id).collect();
+    known.extend(spec::rules::all().iter().map(|r| r.id));
     ids.iter()
         .filter(|id| !known.contains(&id.as_str()))
         .map(|id| {
@@ -148,7 +151,8 @@ pub fn validate_rules(
     case_exists: &dyn Fn(&str) -> bool,
 ) -> Vec<crate::support::diag::Diagnostic> {
     let (rules, mut problems) = Rules::parse(path, text);
-    let ids: Vec<&str> = checks::all().iter().map(|c| c.id).collect();
+    let mut ids: Vec<&str> = checks::all().iter().map(|c| c.id).collect();
+    ids.extend(spec::rules::all().iter().map(|r| r.id).filter(|id| !ids.contains(id)).collect::<Vec<_>>());
     problems.extend(rules.validate(path, text, &ids, checks::CONDITIONS, case_exists));
     problems
 }

@@ -23,6 +23,23 @@ struct ConfigFile {
     mouse: Option<bool>,
     #[serde(default)]
     data: Vec<PathBuf>,
+    #[serde(default)]
+    ignore: Vec<Ignore>,
+}
+
+/// A preflight rule silenced in the config file (`[[ignore]]`): the rule, the paths (a glob),
+/// and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ignore {
+    /// The rule's id (`shm.size`).
+    pub rule: String,
+    /// A glob of the paths it covers (`deploy/**/*.yaml`); every file when absent.
+    #[serde(default)]
+    pub paths: Option<String>,
+    /// Why it is silenced, shown with the count of what it silenced.
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// Everything a command or the TUI needs to know about how it was asked to run.
@@ -40,6 +57,8 @@ pub struct Settings {
     pub resume: bool,
     /// `NO_COLOR` is set or `TERM=dumb`: use the `mono` theme.
     pub no_color: bool,
+    /// Preflight rules silenced in the config file.
+    pub ignore: Vec<Ignore>,
 }
 
 /// Where incidex keeps its files, per the XDG base directories.
@@ -127,6 +146,7 @@ impl Settings {
             mouse: args.mouse || config.mouse.unwrap_or(false),
             resume: args.resume,
             no_color,
+            ignore: config.ignore,
         }
     }
 }
@@ -177,7 +197,8 @@ mod tests {
 
     #[test]
     fn flags_override_the_config_file() {
-        let config = ConfigFile { theme: Some("light".into()), mouse: Some(true), data: vec![] };
+        let config =
+            ConfigFile { theme: Some("light".into()), mouse: Some(true), data: vec![], ignore: vec![] };
         let args = GlobalArgs { theme: Some("mono".into()), no_bundled: true, ..Default::default() };
         let s = Settings::merge(config, None, true, &args);
         assert_eq!(s.theme.as_deref(), Some("mono"));

@@ -33,6 +33,21 @@ pub struct Input<'a> {
     pub rules: &'a Rules,
 }
 
+/// The node's environment as a source for the checks both audits share
+/// ([`crate::doctor::environment`]).
+pub(super) struct NodeEnv<'a, 'b>(pub &'b Input<'a>);
+
+impl crate::doctor::environment::EnvSource for NodeEnv<'_, '_> {
+    fn get(&self, key: &str) -> Option<(&str, crate::doctor::finding::Evidence)> {
+        let v = self.0.snap.env(key)?;
+        Some((v, crate::doctor::finding::Evidence::new("environment", format!("{key}={v}"))))
+    }
+
+    fn unset(&self, key: &str) -> crate::doctor::finding::Evidence {
+        crate::doctor::finding::Evidence::new("environment", format!("{key} unset"))
+    }
+}
+
 /// One check.
 pub struct Check {
     /// Its stable id (`shm.size`).

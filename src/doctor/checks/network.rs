@@ -1,7 +1,8 @@
 //! The network a job's ranks talk over: InfiniBand ports, RoCE GID index and MTUs, the socket
 //! interfaces NCCL and Gloo are told to use, and the listen backlog of the rendezvous host.
 
-use super::{Check, Input, Look};
+use super::{Check, Input, Look, NodeEnv};
+use crate::doctor::environment;
 use crate::doctor::finding::{Evidence, Finding, Outcome, State};
 
 pub(super) const CHECKS: &[Check] = &[
@@ -177,79 +178,7 @@ fn ifname(i: &Input<'_>) -> Outcome {
             Vec::new()
         }
     };
-    let is_ip = |s: &str| s.parse::<std::net::IpAddr>().is_ok();
-    let mut findings = Vec::new();
-    if let Some(g) = gloo {
-        let ev = Evidence::new("environment", format!("GLOO_SOCKET_IFNAME={g}"));
-        if g.starts_with('^') || g.contains(',') {
-            findings.push(Finding::new(State::Crit, "GLOO_SOCKET_IFNAME", format!("GLOO_SOCKET_IFNAME={g}: Gloo takes one interface name, not NCCL's list or exclusion syntax")).evidence(ev).action("set GLOO_SOCKET_IFNAME to one interface name (e.g. eth0)"));
-        } else if is_ip(g) {
-            findings.push(
-                Finding::new(
-                    State::Crit,
-                    "GLOO_SOCKET_IFNAME",
-                    format!("GLOO_SOCKET_IFNAME={g} is an address, not an interface name"),
-                )
-                .evidence(ev)
-                .action("set it to the interface that carries that address"),
-            );
-        } else if !interfaces.is_empty() && !interfaces.iter().any(|n| n == g) {
-            findings.push(
-                Finding::new(
-                    State::Crit,
-                    "GLOO_SOCKET_IFNAME",
-                    format!("GLOO_SOCKET_IFNAME={g}, but this node has no interface {g}"),
-                )
-                .evidence(ev)
-                .action(format!("use one of: {}", interfaces.join(", "))),
-            );
-        }
-    }
-    if let Some(n) = nccl {
-        let ev = Evidence::new("environment", format!("NCCL_SOCKET_IFNAME={n}"));
-        let (exclude, list) = match n.strip_prefix('^') {
-            Some(rest) => (true, rest),
-            None => (false, n),
-        };
-        let names: Vec<&str> =
-            list.split(',').map(|s| s.trim_start_matches('=')).filter(|s| !s.is_empty()).collect();
-        if names.iter().any(|s| is_ip(s)) {
-            findings.push(
-                Finding::new(
-                    State::Crit,
-                    "NCCL_SOCKET_IFNAME",
-                    format!("NCCL_SOCKET_IFNAME={n} holds an address, not an interface name"),
-                )
-                .evidence(ev.clone())
-                .action("set it to the interface (prefix) that carries that address"),
-            );
-        } else if exclude && !names.contains(&"lo") {
-            findings.push(
-                Finding::new(
-                    State::Warn,
-                    "NCCL_SOCKET_IFNAME",
-                    format!(
-                        "NCCL_SOCKET_IFNAME={n} excludes interfaces but not lo: NCCL may pick the loopback"
-                    ),
-                )
-                .evidence(ev.clone())
-                .action(format!("write NCCL_SOCKET_IFNAME=^{list},lo, or name the interface to use")),
-            );
-        } else if !exclude
-            && !interfaces.is_empty()
-            && !names.iter().any(|p| interfaces.iter().any(|i| i.starts_with(p)))
-        {
-            findings.push(
-                Finding::new(
-                    State::Crit,
-                    "NCCL_SOCKET_IFNAME",
-                    format!("NCCL_SOCKET_IFNAME={n} matches no interface of this node"),
-                )
-                .evidence(ev)
-                .action(format!("use one of: {}", interfaces.join(", "))),
-            );
-        }
-    }
+    let findings = environment::socket_forms(&NodeEnv(i), &interfaces);
     Outcome::found(findings, "the socket interfaces exist and are named in forms NCCL and Gloo accept")
 }
 
