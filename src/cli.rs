@@ -9,13 +9,20 @@ pub use crate::settings::config::GlobalArgs;
 /// Explore a library of public AI/ML-infrastructure incident reports: type what you see, get the
 /// past cases that match, their detection and remediation, and the action items to take.
 ///
-/// With no command, opens the interactive terminal UI.
+/// With no command, opens the interactive terminal UI; given job specs (`incidex train.sbatch`),
+/// it opens on their preflight findings.
 #[derive(Debug, Parser)]
-#[command(name = "incidex", version = crate::VERSION_LINE.as_str(), about, long_about)]
+#[command(name = "incidex", version = crate::VERSION_LINE.as_str(), about, long_about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     /// Options every command takes.
     #[command(flatten)]
     pub global: GlobalArgs,
+
+    /// Job specs to open the terminal UI on (batch scripts, Kubernetes manifests, env files,
+    /// launch lines; a directory is walked): their preflight findings are the first view, and
+    /// each leads to its cases. `incidex doctor FILE...` prints them instead.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 
     /// The command to run; none opens the terminal UI.
     #[command(subcommand)]

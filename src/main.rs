@@ -106,7 +106,7 @@ fn run(cli: Cli) -> incidex::Result<u8> {
             out.flush().map_err(commands::stdout_error)?;
             return Ok(status);
         }
-        None => return run_tui(&settings).map(incidex::tui::Ended::exit_status),
+        None => return run_tui(&settings, &cli.files).map(incidex::tui::Ended::exit_status),
         Some(Command::Themes(args)) => commands::themes::run(
             args,
             args.theme.as_deref().or(settings.theme.as_deref()),
@@ -170,7 +170,25 @@ fn warn_unknown_theme(settings: &Settings) {
 
 /// The terminal UI: the library is opened on a thread while the UI starts (with a gauge when
 /// that takes a while); what went wrong loading it is printed once the terminal is given back.
-fn run_tui(settings: &Settings) -> incidex::Result<incidex::tui::Ended> {
+fn run_tui(settings: &Settings, files: &[std::path::PathBuf]) -> incidex::Result<incidex::tui::Ended> {
+    // Job specs are checked before the terminal is taken, so that a path that cannot be read is
+    // in the first view, not lost behind it.
+    let preflight = if files.is_empty() {
+        Vec::new()
+    } else {
+        let external: Vec<_> = settings
+            .ignore
+            .iter()
+            .map(|i| incidex::doctor::spec::suppress::External {
+                check: i.rule.clone(),
+                paths: i.paths.clone(),
+                reason: i.reason.clone(),
+                from: "config.toml [[ignore]]".into(),
+            })
+            .collect();
+        let rules = incidex::doctor::Rules::bundled();
+        incidex::doctor::spec::check_paths(files, &rules, &Default::default(), &external)
+    };
     let options = LoadOptions { bundled: settings.bundled, dirs: settings.data.clone() };
     let (cache, cache_warning) = incidex::store::cache::CacheOptions::from_env();
     let open = move |progress: incidex::support::progress::ProgressFn<'_>| {
@@ -178,7 +196,7 @@ fn run_tui(settings: &Settings) -> incidex::Result<incidex::tui::Ended> {
         let problems = problems(cache_warning, &opened, &options.dirs);
         incidex::tui::loader::Opened { library: opened.library, prebuilt: opened.prebuilt, problems }
     };
-    incidex::tui::run(settings, open, print_problems)
+    incidex::tui::run(settings, preflight, open, print_problems)
 }
 
 /// Load the library the settings name (through the cache for large libraries, with a progress

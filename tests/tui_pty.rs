@@ -388,3 +388,27 @@ fn a_pasted_log_is_read_on_its_own_thread_down_to_the_line_that_failed() {
     assert!(status.success(), "{status:?}");
     s.assert_restored();
 }
+
+#[test]
+fn opened_on_a_batch_script_the_ui_starts_on_its_preflight_findings() {
+    let _serial = one_at_a_time();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/preflight/bad/train-pyxis.sbatch");
+    let mut s = launch(Launch { args: &[script], size: (120, 32), ..Launch::default() });
+    // No key is pressed: the findings are the first view.
+    s.wait_text("Job specs: preflight");
+    s.wait_for("a finding with its line", |screen| {
+        screen
+            .contents()
+            .lines()
+            .any(|l| l.contains("CRIT  socket.ifname") && l.contains("train-pyxis.sbatch:16"))
+    });
+    s.send(b"\x1b");
+    s.wait_for("the findings closed", |screen| !screen.contents().contains("Job specs: preflight"));
+    s.send(b"\t");
+    s.send(b"P");
+    s.wait_text("Job specs: preflight");
+    s.send(b"\x03");
+    let (status, _) = s.wait_exit(TIMEOUT).expect("Ctrl-C quits");
+    assert!(status.success(), "{status:?}");
+    s.assert_restored();
+}

@@ -7,7 +7,7 @@
 //! (default `crit`); else 1 when a file could not be checked (unreadable, malformed, not a job
 //! spec); else 0. 2 for a usage error.
 
-use std::{collections::HashMap, io::Write, path::PathBuf};
+use std::{collections::HashMap, io::Write};
 
 use serde::Serialize;
 
@@ -51,7 +51,7 @@ pub fn run(args: &DoctorArgs, config: &[Ignore], out: &mut dyn Write) -> Result<
     let external = externals(&args.ignore, config)?;
     let rules = Rules::bundled();
     let selection = Selection { only: args.only.clone(), skip: args.skip.clone() };
-    let reports = check_all(&args.files, &rules, &selection, &external);
+    let reports = spec::check_paths(&args.files, &rules, &selection, &external);
     let titles = titles();
     if format != "text" {
         note_problems(&reports);
@@ -99,52 +99,6 @@ fn externals(flags: &[String], config: &[Ignore]) -> Result<Vec<External>> {
         return Err(Error::Usage(format!("--ignore or [[ignore]]: {first}")));
     }
     Ok(out)
-}
-
-/// Every file to check: the files named, and the job-spec files under the directories named.
-fn check_all(
-    inputs: &[PathBuf],
-    rules: &Rules,
-    selection: &Selection,
-    external: &[External],
-) -> Vec<FileReport> {
-    let mut reports = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            match spec::walk(input) {
-                Ok(files) => {
-                    for f in files {
-                        let report = spec::check_file(&f, rules, selection, external);
-                        // Found by walking: a file that is no job spec (a Helm values file, a
-                        // config of something else) is skipped, not an error.
-                        if report.kind.is_none()
-                            && report
-                                .problems
-                                .iter()
-                                .any(|p| p.message.starts_with("not checked: no Kubernetes object"))
-                        {
-                            continue;
-                        }
-                        reports.push(report);
-                    }
-                }
-                Err(e) => reports.push(FileReport {
-                    path: one_line(&input.display().to_string()),
-                    kind: None,
-                    problems: vec![crate::support::diag::Diagnostic::new(
-                        one_line(&input.display().to_string()),
-                        (0, 0),
-                        crate::support::diag::Severity::Error,
-                        format!("cannot read the directory: {e}"),
-                    )],
-                    results: Vec::new(),
-                }),
-            }
-        } else {
-            reports.push(spec::check_file(input, rules, selection, external));
-        }
-    }
-    reports
 }
 
 fn kinds(reports: &[FileReport]) -> String {

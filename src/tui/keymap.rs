@@ -33,6 +33,8 @@ pub enum Context {
     Picker,
     /// The help overlay.
     Help,
+    /// The findings of the job specs the UI was opened on.
+    Preflight,
 }
 
 /// What a key asks for.
@@ -80,6 +82,8 @@ pub enum Action {
     CyclePane,
     /// Show what the node audit found for the listed cases (`D`).
     Checks,
+    /// Show the findings of the job specs the UI was opened on (`P`).
+    Preflight,
     /// List the weaker matches of the sentence too, or stop listing them (`w`).
     ToggleWeaker,
     /// Open the facet picker, on one kind or the last used.
@@ -153,6 +157,18 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
             K::End | K::Char('G') => Some(A::Bottom),
             _ => None,
         },
+        Context::Preflight => match key.code {
+            K::Up | K::Char('k') => Some(A::Up),
+            K::Down | K::Char('j') => Some(A::Down),
+            K::PageUp => Some(A::PageUp),
+            K::PageDown | K::Char(' ') => Some(A::PageDown),
+            K::Home | K::Char('g') => Some(A::Top),
+            K::End | K::Char('G') => Some(A::Bottom),
+            K::Enter => Some(A::Open),
+            K::Esc | K::Char('q' | 'P') => Some(A::Back),
+            K::Char('?') => Some(A::Help),
+            _ => None,
+        },
         Context::Search | Context::Picker | Context::ExportPath => text_action(context, key, ctrl, alt),
         Context::ExportMenu => match key.code {
             K::Char('s') => Some(A::Choose(Choice::Save)),
@@ -199,6 +215,7 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
             K::Char('+' | 'a') => Some(A::ApplySuggestion),
             K::Char('-') => Some(A::Negate),
             K::Char('D') => Some(A::Checks),
+            K::Char('P') => Some(A::Preflight),
             K::Delete | K::Backspace | K::Char('d') => Some(A::Remove),
             K::Char('v') => Some(A::CyclePane),
             K::Char('w') => Some(A::ToggleWeaker),

@@ -116,12 +116,13 @@ impl Ended {
 /// before it was in).
 pub fn run(
     settings: &Settings,
+    preflight: Vec<crate::doctor::spec::FileReport>,
     open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
     report: impl FnOnce(&Problems),
 ) -> Result<Ended> {
     let mut problems = None;
     let mut ended_by = None;
-    let result = run_ui(settings, open, &mut problems, &mut ended_by);
+    let result = run_ui(settings, preflight, open, &mut problems, &mut ended_by);
     if let Some(problems) = problems.filter(|p| !p.is_empty()) {
         report(&problems);
     }
@@ -254,6 +255,7 @@ fn wait_for_load(
 
 fn run_ui(
     settings: &Settings,
+    preflight: Vec<crate::doctor::spec::FileReport>,
     open: impl FnOnce(ProgressFn<'_>) -> loader::Opened + Send + 'static,
     problems: &mut Option<Problems>,
     ended_by: &mut Option<event::Signal>,
@@ -333,7 +335,14 @@ fn run_ui(
     // For the threads that read pasted logs.
     let log_msgs = tx;
 
-    let options = Options { mouse: settings.mouse, resume, note, date: crate::text::clock::today(), loading };
+    let options = Options {
+        mouse: settings.mouse,
+        resume,
+        note,
+        date: crate::text::clock::today(),
+        loading,
+        preflight,
+    };
     let (mut app, mut effects) = App::new(library, (size.width, size.height), options);
     if let Some(progress) = progress {
         effects.extend(app.update(Msg::Progress(progress)));

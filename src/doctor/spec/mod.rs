@@ -287,3 +287,52 @@ pub fn walk(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
     out.sort();
     Ok(out)
 }
+
+/// Check every path: the files named, and the job-spec files under the directories named. A
+/// file found by walking that is no job spec (a Helm values file, another tool's config) is
+/// skipped; one named on the command line is reported.
+pub fn check_paths(
+    inputs: &[std::path::PathBuf],
+    rules: &Rules,
+    selection: &Selection,
+    external: &[suppress::External],
+) -> Vec<FileReport> {
+    let mut reports = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            reports.push(check_file(input, rules, selection, external));
+            continue;
+        }
+        match walk(input) {
+            Ok(files) => {
+                for f in files {
+                    let report = check_file(&f, rules, selection, external);
+                    let not_a_spec = report.kind.is_none()
+                        && report
+                            .problems
+                            .iter()
+                            .any(|p| p.message.starts_with("not checked: no Kubernetes object"));
+                    if !not_a_spec {
+                        reports.push(report);
+                    }
+                }
+            }
+            Err(e) => {
+                let name = crate::text::one_line(&input.display().to_string());
+                reports.push(FileReport {
+                    path: name.clone(),
+                    kind: None,
+                    problems: vec![problem(
+                        &name,
+                        0,
+                        0,
+                        Severity::Error,
+                        format!("cannot read the directory: {e}"),
+                    )],
+                    results: Vec::new(),
+                });
+            }
+        }
+    }
+    reports
+}

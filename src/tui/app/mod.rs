@@ -20,6 +20,7 @@ mod list;
 mod loading;
 mod mouse;
 mod picker;
+pub mod preflight;
 mod search_box;
 mod update;
 mod walk;
@@ -235,6 +236,8 @@ pub enum Overlay {
     Help(usize),
     /// What the node audit found for the cases listed, scrolled to this line (`D`).
     Checks(usize),
+    /// The findings of the job specs the UI was opened on, with this one selected (`P`).
+    Preflight(usize),
     /// The facet picker.
     Picker(Picker),
     /// The checklist export dialog.
@@ -289,6 +292,8 @@ pub struct Options {
     pub date: String,
     /// The library is still being opened in the background; this is searched meanwhile.
     pub loading: Option<Interim>,
+    /// The preflight of the job specs the UI was opened on (`incidex FILE...`): the first view.
+    pub preflight: Vec<crate::doctor::spec::FileReport>,
 }
 
 /// Everything the UI shows and remembers.
@@ -298,6 +303,8 @@ pub struct App {
     pub library: Arc<Library>,
     /// This node's audit (`incidex doctor`), once it has run.
     pub audit: Option<Arc<crate::doctor::Report>>,
+    /// The findings of the job specs the UI was opened on (`incidex FILE...`).
+    pub preflight: Vec<preflight::Item>,
     /// The search box.
     pub input: Input,
     /// The applied filters.
@@ -407,10 +414,15 @@ impl App {
             save_failed: false,
             graph: OnceLock::new(),
             audit: None,
+            preflight: Vec::new(),
             date: options.date,
             held: false,
             held_list: None,
         };
+        if !options.preflight.is_empty() {
+            app.preflight = preflight::items(&options.preflight);
+            app.overlay = Some(Overlay::Preflight(0));
+        }
         if let Some(session) = options.resume {
             app.input = Input::new(&session.query);
             let (filters, dropped) = session.filters(&app.library.taxonomy);
@@ -450,6 +462,7 @@ impl App {
     pub fn context(&self) -> Context {
         match (&self.overlay, self.focus) {
             (Some(Overlay::Help(_) | Overlay::Checks(_)), _) => Context::Help,
+            (Some(Overlay::Preflight(_)), _) => Context::Preflight,
             (Some(Overlay::Picker(_)), _) => Context::Picker,
             (Some(Overlay::Export(dialog)), _) => export::context(dialog),
             (None, Focus::Search) => Context::Search,

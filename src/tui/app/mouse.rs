@@ -27,6 +27,10 @@ impl App {
                 (Overlay::Help(_) | Overlay::Checks(_), w) => {
                     self.help_action(if w < 0 { Action::Up } else { Action::Down })
                 }
+                (Overlay::Preflight(_), 0) => Vec::new(),
+                (Overlay::Preflight(_), w) => {
+                    self.preflight_action(if w < 0 { Action::Up } else { Action::Down })
+                }
                 (Overlay::Picker(_), 0) => Vec::new(),
                 (Overlay::Picker(_), w) => self.picker_action(if w < 0 { Action::Up } else { Action::Down }),
                 (Overlay::Export(_), _) => Vec::new(),

@@ -81,7 +81,7 @@ impl App {
                 }
                 Vec::new()
             }
-            Some(Overlay::Help(_) | Overlay::Checks(_)) => Vec::new(),
+            Some(Overlay::Help(_) | Overlay::Checks(_) | Overlay::Preflight(_)) => Vec::new(),
             None => {
                 self.focus = Focus::Search;
                 self.stop_reading();

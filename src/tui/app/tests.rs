@@ -863,3 +863,51 @@ fn with_nothing_found_the_line_says_so_and_without_citing_checks_there_is_none()
     app.update(Msg::Audited(Arc::new(report)));
     assert_eq!(app.node_line(), None);
 }
+
+/// The preflight of a GPU pod with no /dev/shm volume, its rule citing the test library's case.
+fn preflight_of_a_pod() -> crate::doctor::spec::FileReport {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: t\nspec:\n  containers:\n  - name: t\n    image: img:1\n    resources:\n      limits:\n        nvidia.com/gpu: 8\n";
+    let mut report = crate::doctor::spec::check_text(
+        "pod.yaml",
+        pod,
+        &crate::doctor::Rules::bundled(),
+        &crate::doctor::Selection { only: vec!["shm.size".into()], skip: vec![] },
+        &[],
+    );
+    report.results[0].cases = vec!["loader-shm".into()];
+    report
+}
+
+#[test]
+fn opened_on_a_job_spec_the_ui_starts_on_its_findings_and_enter_lists_the_cases_behind_one() {
+    let options = Options { preflight: vec![preflight_of_a_pod()], ..Options::default() };
+    let (mut app, _) = App::new(library(), (120, 40), options);
+    assert!(matches!(app.overlay, Some(Overlay::Preflight(0))), "the findings are the first view");
+    assert_eq!(app.context(), Context::Preflight);
+    let lines = app.preflight_lines().join("\n");
+    assert!(lines.contains("WARN  shm.size") && lines.contains("pod.yaml:7"), "{lines}");
+    let effects = app.update(key(KeyCode::Enter));
+    assert!(app.overlay.is_none());
+    assert!(!searches(&effects).is_empty(), "the cases are searched for");
+    assert!(!app.filters.facets.is_empty(), "the cited case's facets are applied");
+    let loader = app.library.cases.iter().find(|c| c.id == "loader-shm").unwrap();
+    for f in &app.filters.facets {
+        assert!(loader.facets.values(f.kind).contains(&f.value), "{f} is not a facet of the cited case");
+    }
+    assert_eq!(app.restore_selection.as_deref(), Some("loader-shm"));
+    assert!(app.note.as_ref().is_some_and(|n| n.text.starts_with("shm.size: 1 case(s) cite it")));
+    // P brings the findings back; Esc closes them.
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT)));
+    assert!(matches!(app.overlay, Some(Overlay::Preflight(0))));
+    app.update(key(KeyCode::Esc));
+    assert!(app.overlay.is_none());
+}
+
+#[test]
+fn without_job_specs_p_says_how_to_give_them() {
+    let mut app = started((120, 40));
+    app.update(key(KeyCode::Tab));
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT)));
+    assert!(app.overlay.is_none());
+    assert!(app.note.as_ref().is_some_and(|n| n.text.contains("incidex FILE")), "{:?}", app.note);
+}

@@ -98,6 +98,18 @@ impl App {
             }
             _ => {}
         }
+        if action == Action::Preflight && self.overlay.is_none() {
+            if self.preflight.is_empty() {
+                self.note = Some(Note {
+                    text: "no job specs given: `incidex FILE...` opens on their preflight findings".into(),
+                    error: false,
+                });
+            } else {
+                self.overlay = Some(Overlay::Preflight(0));
+            }
+            self.dirty = true;
+            return Vec::new();
+        }
         if action == Action::Checks && self.overlay.is_none() {
             self.overlay = Some(Overlay::Checks(0));
             self.dirty = true;
@@ -106,6 +118,7 @@ impl App {
         match &self.overlay {
             Some(Overlay::Help(_) | Overlay::Checks(_)) => return self.help_action(action),
             Some(Overlay::Picker(_)) => return self.picker_action(action),
+            Some(Overlay::Preflight(_)) => return self.preflight_action(action),
             Some(Overlay::Export(_)) => return self.export_action(action),
             None => {}
         }

@@ -15,6 +15,7 @@ pub mod gauge;
 pub mod graph;
 pub mod help;
 pub mod picker;
+pub mod preflight;
 pub mod results;
 pub mod search;
 pub mod status;
@@ -77,6 +78,11 @@ pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
         Some(Overlay::Checks(scroll)) => {
             let lines = app.checks_lines();
             frame.render_widget(checks::ChecksOverlay { lines: &lines, scroll: *scroll, styles }, area)
+        }
+        Some(Overlay::Preflight(selected)) => {
+            let lines = app.preflight_lines();
+            let overlay = preflight::PreflightOverlay { lines: &lines, selected: *selected, styles };
+            frame.render_widget(overlay, area)
         }
         Some(Overlay::Picker(p)) => {
             let overlay = picker::PickerOverlay { picker: p, styles, filters: &app.filters };

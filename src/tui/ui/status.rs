@@ -29,6 +29,9 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
         (Some(Overlay::Help(_) | Overlay::Checks(_)), _) => {
             vec![("Esc", "close"), ("j k", "scroll"), ("Ctrl-C", "quit")]
         }
+        (Some(Overlay::Preflight(_)), _) => {
+            vec![("Enter", "its cases"), ("j k", "move"), ("Esc", "close"), ("Ctrl-C", "quit")]
+        }
         (Some(Overlay::Picker(_)), _) => {
             vec![("Enter", "apply"), ("type", "narrow"), ("-…", "exclude"), ("Tab", "kind"), ("Esc", "close")]
         }
