@@ -31,10 +31,11 @@ fn check_one_batch_script(b: divan::Bencher) {
 #[divan::bench(sample_count = 20)]
 fn check_100_manifests(b: divan::Bencher) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let sources: Vec<PathBuf> = ["pytorchjob.yaml", "jobset.yaml", "mpijob.yaml", "vllm-deployment.yaml", "node-agents.yaml"]
-        .iter()
-        .flat_map(|n| [fixture(&format!("bad/{n}")), fixture(&format!("good/{n}"))])
-        .collect();
+    let sources: Vec<PathBuf> =
+        ["pytorchjob.yaml", "jobset.yaml", "mpijob.yaml", "vllm-deployment.yaml", "node-agents.yaml"]
+            .iter()
+            .flat_map(|n| [fixture(&format!("bad/{n}")), fixture(&format!("good/{n}"))])
+            .collect();
     for i in 0..100 {
         let from = &sources[i % sources.len()];
         std::fs::copy(from, dir.path().join(format!("m{i:03}.yaml"))).expect("copy");

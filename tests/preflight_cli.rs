@@ -1,5 +1,5 @@
 //! `incidex doctor FILE...` (preflight) through the built binary: golden text, JSON and SARIF
-//! for eight job specs written the way teams write them, each as a bad and a good variant
+//! for thirteen job specs written the way teams write them, each as a bad and a good variant
 //! (tests/fixtures/preflight/{bad,good}); the SARIF validated against the SARIF 2.1.0 schema;
 //! the exit codes and `--fail-on`; suppressions in the file, on the command line and in the
 //! config file, counted; and the inputs that must not stop the others being checked: malformed
@@ -22,6 +22,11 @@ const SPECS: &[&str] = &[
     "node-agents.yaml",
     "docker-run.sh",
     "train.env",
+    "raycluster.yaml",
+    "leaderworkerset.yaml",
+    "apptainer.sbatch",
+    "kubectl-get.yaml",
+    "launch.sh",
 ];
 
 struct Run {

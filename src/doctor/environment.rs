@@ -28,16 +28,19 @@ pub fn torch_nccl(env: &dyn EnvSource, gpu_job: bool) -> Vec<Finding> {
             );
         }
     }
-    if let Some((_, ev)) = env.get("NCCL_BLOCKING_WAIT").filter(|(v, _)| *v == "1") {
-        findings.push(
-            Finding::new(
-                State::Info,
-                "NCCL_BLOCKING_WAIT",
-                "NCCL_BLOCKING_WAIT=1: every collective blocks the host thread; jobs run slower",
-            )
-            .evidence(ev)
-            .action("unset it unless you are debugging a hang"),
-        );
+    // PyTorch renamed NCCL_BLOCKING_WAIT to TORCH_NCCL_BLOCKING_WAIT; either turns it on.
+    for key in ["TORCH_NCCL_BLOCKING_WAIT", "NCCL_BLOCKING_WAIT"] {
+        if let Some((_, ev)) = env.get(key).filter(|(v, _)| *v == "1") {
+            findings.push(
+                Finding::new(
+                    State::Info,
+                    key,
+                    format!("{key}=1: every collective blocks the host thread; jobs run slower"),
+                )
+                .evidence(ev)
+                .action("unset it unless you are debugging a hang"),
+            );
+        }
     }
     if let Some((_, ev)) = env.get("TORCH_NCCL_ENABLE_MONITORING").filter(|(v, _)| *v == "0") {
         findings.push(

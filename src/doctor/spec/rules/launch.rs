@@ -181,7 +181,8 @@ fn unpinned(i: &Input<'_>) -> Outcome {
     let findings = all
         .iter()
         .filter(|(im, ..)| !im.contains('@') && !im.starts_with('/') && !im.ends_with(".sqsh") && !im.contains('$'))
-        .filter(|(im, ..)| tag(im).is_none_or(|t| t == "latest"))
+        // `latest`, and the tags that move with it (`latest-gpu`, `latest-py3`).
+        .filter(|(im, ..)| tag(im).is_none_or(|t| t == "latest" || t.starts_with("latest-")))
         .map(|(im, loc, text)| {
             Finding::new(State::Warn, *im, format!("{im} follows `latest`: the image can change, or vanish, under the job; in the case the tag was removed from the registry and pulls failed"))
                 .evidence(i.evidence(loc, text))
