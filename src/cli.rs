@@ -12,7 +12,7 @@ pub use crate::settings::config::GlobalArgs;
 /// With no command, opens the interactive terminal UI; given job specs (`incidex train.sbatch`),
 /// it opens on their preflight findings.
 #[derive(Debug, Parser)]
-#[command(name = "incidex", version = crate::VERSION_LINE.as_str(), about, long_about, args_conflicts_with_subcommands = true)]
+#[command(name = "incidex", version = crate::VERSION_LINE.as_str(), about, long_about, subcommand_precedence_over_arg = true)]
 pub struct Cli {
     /// Options every command takes.
     #[command(flatten)]
