@@ -103,7 +103,7 @@ pub fn write_hits(out: &mut dyn Write, engine: &Engine, response: &Response, wid
 
 /// The summary sentence, then one line of the most frequent values per breakdown.
 pub fn write_summary(out: &mut dyn Write, response: &Response, width: usize) -> Result<()> {
-    for line in textwrap::wrap(&response.summary, width) {
+    for line in textwrap::wrap(&response.summary, crate::commands::wrap_at(width)) {
         writeln!(out, "{line}").map_err(stdout_error)?;
     }
     let b = &response.breakdown;

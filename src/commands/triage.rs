@@ -155,7 +155,7 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<
     } else {
         format!("Read {lines} ({size}); no line stood out as a failure, so the last ones are used:")
     };
-    for line in textwrap::wrap(&head, width) {
+    for line in textwrap::wrap(&head, crate::commands::wrap_at(width)) {
         writeln!(out, "{line}").map_err(stdout_error)?;
     }
     let several = digest.evidence.iter().any(|e| e.source != digest.evidence[0].source);

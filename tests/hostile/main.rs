@@ -18,3 +18,4 @@ mod files;
 mod library;
 mod support;
 mod terminal;
+mod width;
