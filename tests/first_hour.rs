@@ -109,3 +109,75 @@ fn tui_only_options_are_listed_only_where_they_apply() {
     let themes = help(&["themes"]);
     assert!(themes.contains("--theme") && !themes.contains("--mouse"), "{themes}");
 }
+
+/// A torchrun log of 64 ranks: every rank warns once, rank 3 dies with a C++ backtrace.
+fn torchrun_log() -> String {
+    let mut log = String::new();
+    for step in 0..200 {
+        log.push_str(&format!("[rank0]: step {step} loss 1.{step:03}\n"));
+    }
+    for rank in 0..64 {
+        log.push_str(&format!(
+            "[rank{rank}]: gpu-node-{}:{}:{} [{}] NCCL WARN NET/IB : Got completion from peer 10.0.0.{} \
+with status=12 opcode=0 len=0 vendor err 129\n",
+            rank / 8,
+            1000 + rank,
+            2000 + rank,
+            rank % 8,
+            rank / 8
+        ));
+    }
+    log.push_str("[rank3]: Last error:\n");
+    log.push_str("[rank3]: RuntimeError: NCCL communicator was aborted on rank 3.\n");
+    log.push_str(
+        "[rank3]: Exception raised from run at ProcessGroupNCCL.cpp:1523 (most recent call first):\n",
+    );
+    for frame in 0..6 {
+        log.push_str(&format!(
+            "[rank3]: frame #{frame}: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f{frame} in libc10.so)\n"
+        ));
+    }
+    log
+}
+
+/// Triage evidence says which ranks printed a line and how many lines it stands for, whatever
+/// the width, and stack frames and bare labels do not stand out (issue 29, item 4).
+#[test]
+fn triage_evidence_shows_ranks_and_counts_and_leaves_stack_frames_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("torchrun.log");
+    std::fs::write(&path, torchrun_log()).unwrap();
+    let run = |json: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_incidex"));
+        c.arg("triage").arg(&path).env("COLUMNS", "80").env_remove("INCIDEX_DATA");
+        c.env("XDG_CONFIG_HOME", dir.path())
+            .env("XDG_STATE_HOME", dir.path())
+            .env("XDG_CACHE_HOME", dir.path());
+        if json {
+            c.arg("--json");
+        }
+        let o = c.output().unwrap();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let out = run(false);
+    let evidence: Vec<&str> = out.lines().skip(1).take_while(|l| !l.is_empty()).collect();
+    let warn = evidence.iter().find(|l| l.contains("NCCL WARN")).unwrap_or_else(|| panic!("{out}"));
+    assert!(warn.contains("×64") && warn.contains("[ranks 0-63]"), "count and ranks at 80 columns: {warn}");
+    let error = evidence.iter().find(|l| l.contains("RuntimeError")).unwrap_or_else(|| panic!("{out}"));
+    assert!(error.contains("[rank 3] RuntimeError: NCCL communicator was aborted"), "{error}");
+    for line in &evidence {
+        assert!(
+            !line.contains("frame #") && !line.trim_end().ends_with("Last error:"),
+            "says nothing: {line}\n{out}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let warn = json["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["text"].as_str().unwrap().contains("NCCL WARN"));
+    let ranks: Vec<u64> =
+        warn.unwrap()["ranks"].as_array().unwrap().iter().map(|r| r.as_u64().unwrap()).collect();
+    assert_eq!(ranks, (0..64).collect::<Vec<u64>>());
+}

@@ -247,6 +247,8 @@ struct EvidenceJson {
     line: u64,
     text: String,
     count: u64,
+    /// The ranks whose launcher prefix it was seen under (`[rank3]:`), lowest first.
+    ranks: Vec<u32>,
     /// The taxonomy values this line names, as `kind: value`.
     matched: Vec<String>,
 }
@@ -264,6 +266,7 @@ impl LogJson {
                     line: e.line,
                     text: e.text.clone(),
                     count: e.count,
+                    ranks: e.ranks.as_slice().to_vec(),
                     matched: engine
                         .values_named(&e.text, false)
                         .into_iter()
