@@ -19,4 +19,5 @@ mod keys;
 mod library;
 mod support;
 mod terminal;
+mod tmux;
 mod width;
