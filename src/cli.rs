@@ -26,34 +26,45 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List every case, newest first.
+    #[command(after_help = examples::LIST)]
     List(ListArgs),
     /// Show one case.
+    #[command(after_help = examples::SHOW)]
     Show(ShowArgs),
     /// List facet values with the number of cases tagged with each.
+    #[command(after_help = examples::FACETS)]
     Facets(FacetsArgs),
     /// Show the neighbourhood of a case or facet value in the case <-> facet-value graph, with
     /// the related cases and why they are related.
+    #[command(after_help = examples::GRAPH)]
     Graph(GraphArgs),
     /// Export a component's action items as a markdown checklist (to stdout or a file).
     ///
     /// The first --component names the component (required); the other filter flags narrow the
     /// cases. Example: incidex checklist --component nccl --symptom hang -o nccl.md
+    #[command(after_help = examples::CHECKLIST)]
     Checklist(ChecklistArgs),
     /// Search the cases: a sentence in your words, inline filters, or flags.
+    #[command(after_help = examples::SEARCH)]
     Search(SearchArgs),
     /// Triage a job log file, a dmesg, kubectl output, or pasted lines (or a sentence): the lines
     /// that stand out, suggested filters and the best matching cases.
+    #[command(after_help = examples::TRIAGE)]
     Triage(TriageArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
+    #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
     /// Audit this node for the gaps the cases show: read-only; every finding cites its cases.
     Doctor(DoctorArgs),
     /// Print shell completions.
+    #[command(after_help = examples::COMPLETIONS)]
     Completions(CompletionsArgs),
     /// Print a Markdown postmortem template (front matter with every field, every section) to
     /// start your own from: `incidex template > postmortems/2025-01-15-what-broke.md`.
+    #[command(after_help = examples::TEMPLATE)]
     Template,
     /// List the colour themes (bundled and your own), marking the one in use.
+    #[command(after_help = examples::THEMES)]
     Themes(ThemesArgs),
 }
 
@@ -407,4 +418,76 @@ pub struct DoctorArgs {
     /// Also list the checks that passed or do not apply, with what each looked at.
     #[arg(long)]
     pub all: bool,
+}
+
+/// The EXAMPLES of each command's `--help` and man page: the commands an on-call engineer types.
+/// `tests/first_hour.rs` runs every one of them (none may be a usage error).
+pub mod examples {
+    /// `incidex list`.
+    pub const LIST: &str = "\
+Examples:
+  incidex list                     every case, newest first
+  incidex list | grep -i nccl      the cases that name NCCL in their title or id
+  incidex list --json              for jq and scripts";
+    /// `incidex show`.
+    pub const SHOW: &str = "\
+Examples:
+  incidex show 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs
+  incidex show 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs --markdown   for a ticket
+  incidex show 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs --json";
+    /// `incidex facets`.
+    pub const FACETS: &str = "\
+Examples:
+  incidex facets                   every kind, with the number of cases of each value
+  incidex facets component         one kind
+  incidex facets symptom --all     with the values no case has yet";
+    /// `incidex graph`.
+    pub const GRAPH: &str = "\
+Examples:
+  incidex graph component:nccl               the cases with NCCL and the values found with it
+  incidex graph 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs --depth 2
+  incidex graph symptom:hang --format dot | dot -Tsvg > hang.svg";
+    /// `incidex checklist`.
+    pub const CHECKLIST: &str = "\
+Examples:
+  incidex checklist --component nccl                     to stdout
+  incidex checklist --component nccl --symptom hang -o nccl.md
+  incidex checklist --component checkpointing --format json";
+    /// `incidex search`.
+    pub const SEARCH: &str = "\
+Examples:
+  incidex search \"NCCL timeout after 30 minutes\"
+  incidex search \"job hung at the end of the epoch\" --symptom hang
+  incidex search component:nccl after:2024 --limit 5
+  incidex search \"xid 79\" --json";
+    /// `incidex triage`.
+    pub const TRIAGE: &str = "\
+Examples:
+  incidex triage slurm-1234.out                 a job's whole log (plain or gzip)
+  kubectl logs pod/trainer-0 | incidex triage -
+  dmesg | incidex triage -
+  incidex triage \"NCCL WARN Timeout: rank 17 waited 1800 s\"";
+    /// `incidex check`.
+    pub const CHECK: &str = "\
+Examples:
+  incidex check                    the libraries in use (--data, $INCIDEX_DATA, the config)
+  incidex check postmortems/       one directory
+  incidex check postmortems/ --strict --json";
+    /// `incidex completions`.
+    pub const COMPLETIONS: &str = "\
+Examples:
+  incidex completions bash > ~/.local/share/bash-completion/completions/incidex
+  incidex completions zsh > ~/.local/share/zsh/site-functions/_incidex
+  incidex completions fish > ~/.config/fish/completions/incidex.fish";
+    /// `incidex template`.
+    pub const TEMPLATE: &str = "\
+Examples:
+  incidex template > postmortems/2025-01-15-what-broke.md
+  incidex check postmortems/       then check what you wrote";
+    /// `incidex themes`.
+    pub const THEMES: &str = "\
+Examples:
+  incidex themes                   the themes, the one in use marked
+  incidex themes --theme mono      which theme --theme mono would use
+  incidex themes --json";
 }

@@ -181,3 +181,92 @@ fn triage_evidence_shows_ranks_and_counts_and_leaves_stack_frames_out() {
         warn.unwrap()["ranks"].as_array().unwrap().iter().map(|r| r.as_u64().unwrap()).collect();
     assert_eq!(ranks, (0..64).collect::<Vec<u64>>());
 }
+
+/// `words` split as a shell would split this simple form: spaces, and double quotes around a
+/// word with spaces.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+/// Every command's `--help` ends with the commands an on-call engineer types (issue 29, item
+/// 9), and every one of them runs as written: none is a usage error.
+#[test]
+fn every_command_s_help_has_examples_that_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("postmortems")).unwrap();
+    std::fs::write(dir.path().join("slurm-1234.out"), torchrun_log()).unwrap();
+    for command in [
+        "list",
+        "show",
+        "facets",
+        "graph",
+        "checklist",
+        "search",
+        "triage",
+        "check",
+        "completions",
+        "template",
+        "themes",
+    ] {
+        let text = help(&[command]);
+        let examples = text
+            .split_once("\nExamples:\n")
+            .map(|(_, e)| e)
+            .unwrap_or_else(|| panic!("{command}: no examples:\n{text}"));
+        let (mut ran, mut own) = (0, 0);
+        for line in examples.lines().filter(|l| !l.trim().is_empty()) {
+            // The command is what comes before the comment (three spaces or more); from a pipe,
+            // its incidex part; a redirection is left out.
+            let line = line.trim();
+            let shown = line.split("   ").next().unwrap();
+            let part = shown.split('|').map(str::trim).find(|p| p.starts_with("incidex ") || *p == "incidex");
+            let part = part.unwrap_or_else(|| panic!("{command}: {line:?} runs no incidex"));
+            let part = part.split(" > ").next().unwrap();
+            let words = shell_words(part);
+            own += usize::from(words.get(1).map(String::as_str) == Some(command));
+            let o = Command::new(env!("CARGO_BIN_EXE_incidex"))
+                .args(&words[1..])
+                .current_dir(dir.path())
+                .env_remove("INCIDEX_DATA")
+                .env("XDG_CONFIG_HOME", dir.path().join("config"))
+                .env("XDG_STATE_HOME", dir.path().join("state"))
+                .env("XDG_CACHE_HOME", dir.path().join("cache"))
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap();
+            assert!(
+                matches!(o.status.code(), Some(0 | 1)),
+                "{command}: {line:?} exits {:?}: {}",
+                o.status.code(),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            ran += 1;
+        }
+        assert!((2..=5).contains(&ran) && own > 0, "{command}: {ran} examples, {own} of its own");
+    }
+}
