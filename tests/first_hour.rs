@@ -270,3 +270,72 @@ fn every_command_s_help_has_examples_that_run() {
         assert!((2..=5).contains(&ran) && own > 0, "{command}: {ran} examples, {own} of its own");
     }
 }
+
+/// Shell completion offers the bundled library's case ids (for `show` and `graph`) and facet
+/// values (for the filter flags and `graph kind:value`), as words that need no quotes and that
+/// resolve (issue 29, item 9).
+#[test]
+fn completions_offer_case_ids_and_facet_values_that_resolve() {
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_incidex"))
+            .args(args)
+            .env_remove("INCIDEX_DATA")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (_, list, _) = run(&["list", "--json"]);
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    let ids: Vec<String> =
+        list["cases"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect();
+    let (_, facets, _) = run(&["facets", "--all", "--json"]);
+    let facets: serde_json::Value = serde_json::from_str(&facets).unwrap();
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, script, _) = run(&["completions", shell]);
+        assert_eq!(code, Some(0));
+        for id in &ids {
+            assert!(script.contains(id.as_str()), "{shell}: no {id}");
+        }
+        assert!(script.contains("Training-data-loader"), "{shell}: no component value");
+        // zsh's value lists escape the colon.
+        assert!(
+            script.contains("symptom:Hang") || script.contains("symptom\\:Hang"),
+            "{shell}: no graph node for a value"
+        );
+    }
+    // Every value, in the form offered, resolves to itself.
+    let (_, bash, _) = run(&["completions", "bash"]);
+    let mut checked = 0;
+    for (key, flag) in [
+        ("component", "--component"),
+        ("symptom", "--symptom"),
+        ("root_cause", "--root-cause"),
+        ("contributing_factor", "--factor"),
+    ] {
+        for v in facets[key].as_array().unwrap() {
+            let name = v["value"].as_str().unwrap();
+            let word: String = name
+                .split_whitespace()
+                .map(|w| w.chars().filter(|c| c.is_alphanumeric() || "-_.".contains(*c)).collect::<String>())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join("-");
+            assert!(bash.contains(&word), "bash does not offer {word:?} for {name:?}");
+            let (code, out, err) =
+                run(&["checklist", "--component", "NCCL", flag, &word, "--format", "json"]);
+            assert!(matches!(code, Some(0 | 1)), "{flag} {word}: {code:?} {err}");
+            if code == Some(0) {
+                assert!(
+                    out.contains(&format!("{name:?}")) || out.contains(name),
+                    "{flag} {word} read as something else: {err}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked} values");
+}
