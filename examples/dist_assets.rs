@@ -110,9 +110,19 @@ fn man_pages(dir: &Path, date: &str) -> io::Result<Vec<PathBuf>> {
     written.push(path);
 
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        let man = page(sub.clone());
+        // The help's "Examples:" (its after_help) is the page's EXAMPLES section, not clap_mangen's
+        // generic EXTRA; so the page is put together section by section.
+        let examples = sub.get_after_help().map(|h| h.to_string());
+        let man = page(sub.clone().after_help(None::<&str>));
         let mut text = Vec::new();
-        man.render(&mut text)?;
+        man.render_title(&mut text)?;
+        man.render_name_section(&mut text)?;
+        man.render_synopsis_section(&mut text)?;
+        man.render_description_section(&mut text)?;
+        man.render_options_section(&mut text)?;
+        if let Some(examples) = examples {
+            examples_section(&examples).to_writer(&mut text)?;
+        }
         see_also(&mut Roff::new(), &["incidex"]).to_writer(&mut text)?;
         let path = dir.join(man.get_filename());
         fs::write(&path, text)?;
@@ -169,6 +179,26 @@ fn main_page_sections() -> Roff {
         .collect();
     let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
     see_also(&mut roff, &commands);
+    roff
+}
+
+/// An EXAMPLES section from a command's "Examples:" help: each command in bold, then what it
+/// does, one to a paragraph.
+fn examples_section(help: &str) -> Roff {
+    let mut roff = Roff::new();
+    roff.control("SH", ["EXAMPLES"]);
+    for line in help.lines().skip_while(|l| l.trim_end().ends_with(':')).filter(|l| !l.trim().is_empty()) {
+        let line = line.trim();
+        // Two spaces or more part the command from what it does.
+        let (command, what) = match line.find("   ") {
+            Some(at) => (line[..at].trim_end(), line[at..].trim()),
+            None => (line, ""),
+        };
+        roff.control("TP", []).text([bold(command)]);
+        if !what.is_empty() {
+            roff.text([roman(what)]);
+        }
+    }
     roff
 }
 

@@ -33,34 +33,45 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List every case, newest first.
+    #[command(after_help = examples::LIST)]
     List(ListArgs),
     /// Show one case.
+    #[command(after_help = examples::SHOW)]
     Show(ShowArgs),
     /// List facet values with the number of cases tagged with each.
+    #[command(after_help = examples::FACETS)]
     Facets(FacetsArgs),
     /// Show the neighbourhood of a case or facet value in the case <-> facet-value graph, with
     /// the related cases and why they are related.
+    #[command(after_help = examples::GRAPH)]
     Graph(GraphArgs),
     /// Export a component's action items as a markdown checklist (to stdout or a file).
     ///
     /// The first --component names the component (required); the other filter flags narrow the
     /// cases. Example: incidex checklist --component nccl --symptom hang -o nccl.md
+    #[command(after_help = examples::CHECKLIST)]
     Checklist(ChecklistArgs),
     /// Search the cases: a sentence in your words, inline filters, or flags.
+    #[command(after_help = examples::SEARCH)]
     Search(SearchArgs),
     /// Triage a job log file, a dmesg, kubectl output, or pasted lines (or a sentence): the lines
     /// that stand out, suggested filters and the best matching cases.
+    #[command(after_help = examples::TRIAGE)]
     Triage(TriageArgs),
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
+    #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
     /// Audit this node for the gaps the cases show: read-only; every finding cites its cases.
     Doctor(DoctorArgs),
     /// Print shell completions.
+    #[command(after_help = examples::COMPLETIONS)]
     Completions(CompletionsArgs),
     /// Print a Markdown postmortem template (front matter with every field, every section) to
     /// start your own from: `incidex template > postmortems/2025-01-15-what-broke.md`.
+    #[command(after_help = examples::TEMPLATE)]
     Template,
     /// List the colour themes (bundled and your own), marking the one in use.
+    #[command(after_help = examples::THEMES)]
     Themes(ThemesArgs),
 }
 
@@ -87,6 +98,7 @@ pub enum ShowFormat {
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The case id.
+    #[arg(value_parser = offer::Offered(offer::case_ids), hide_possible_values = true)]
     pub id: String,
     /// Print JSON.
     #[arg(long, conflicts_with = "markdown")]
@@ -177,16 +189,20 @@ pub struct TriageArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct FilterArgs {
     /// Only cases with this component (name or alias; repeatable; prefix with - to exclude).
-    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    #[arg(long, value_name = "V", allow_hyphen_values = true, hide_possible_values = true,
+          value_parser = offer::Offered(offer::component_values))]
     pub component: Vec<String>,
     /// Only cases with this symptom (repeatable; prefix with - to exclude).
-    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    #[arg(long, value_name = "V", allow_hyphen_values = true, hide_possible_values = true,
+          value_parser = offer::Offered(offer::symptom_values))]
     pub symptom: Vec<String>,
     /// Only cases with this root cause (repeatable; prefix with - to exclude).
-    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    #[arg(long, value_name = "V", allow_hyphen_values = true, hide_possible_values = true,
+          value_parser = offer::Offered(offer::root_cause_values))]
     pub root_cause: Vec<String>,
     /// Only cases with this contributing factor (repeatable; prefix with - to exclude).
-    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    #[arg(long, value_name = "V", allow_hyphen_values = true, hide_possible_values = true,
+          value_parser = offer::Offered(offer::factor_values))]
     pub factor: Vec<String>,
     /// Only cases from this organization (repeatable: any of them).
     #[arg(long, value_name = "ORG")]
@@ -264,6 +280,7 @@ pub struct GraphArgs {
     /// A case id, or a facet value as kind:value (`component:NCCL`, `symptom:hung`,
     /// `root:"uneven work"`); names and aliases resolve, and a value alone works when only one
     /// kind has it.
+    #[arg(value_parser = offer::Offered(offer::graph_nodes), hide_possible_values = true)]
     pub node: String,
     /// How many hops from the node to include (0 to 6).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=6))]
@@ -430,4 +447,170 @@ pub struct DoctorArgs {
     /// Also list the checks that passed or do not apply, with what each looked at.
     #[arg(long)]
     pub all: bool,
+}
+
+/// The EXAMPLES of each command's `--help` and man page: the commands an on-call engineer types.
+/// `tests/first_hour.rs` runs every one of them (none may be a usage error).
+pub mod examples {
+    /// `incidex list`.
+    pub const LIST: &str = "\
+Examples:
+  incidex list                     every case, newest first
+  incidex list | grep -i nccl      the cases that name NCCL in their title or id
+  incidex list --json              for jq and scripts";
+    /// `incidex show`.
+    pub const SHOW: &str = "\
+Examples:
+  incidex show 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs
+  incidex show 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs --markdown   for a ticket
+  incidex show 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs --json";
+    /// `incidex facets`.
+    pub const FACETS: &str = "\
+Examples:
+  incidex facets                   every kind, with the number of cases of each value
+  incidex facets component         one kind
+  incidex facets symptom --all     with the values no case has yet";
+    /// `incidex graph`.
+    pub const GRAPH: &str = "\
+Examples:
+  incidex graph component:nccl               the cases with NCCL and the values found with it
+  incidex graph 2026-09-b300-xid-145-nvlink-error-kills-vllm-tp-nccl-hangs --depth 2
+  incidex graph symptom:hang --format dot | dot -Tsvg > hang.svg";
+    /// `incidex checklist`.
+    pub const CHECKLIST: &str = "\
+Examples:
+  incidex checklist --component nccl                     to stdout
+  incidex checklist --component nccl --symptom hang -o nccl.md
+  incidex checklist --component checkpointing --format json";
+    /// `incidex search`.
+    pub const SEARCH: &str = "\
+Examples:
+  incidex search \"NCCL timeout after 30 minutes\"
+  incidex search \"job hung at the end of the epoch\" --symptom hang
+  incidex search component:nccl after:2024 --limit 5
+  incidex search \"xid 79\" --json";
+    /// `incidex triage`.
+    pub const TRIAGE: &str = "\
+Examples:
+  incidex triage slurm-1234.out                 a job's whole log (plain or gzip)
+  kubectl logs pod/trainer-0 | incidex triage -
+  dmesg | incidex triage -
+  incidex triage \"NCCL WARN Timeout: rank 17 waited 1800 s\"";
+    /// `incidex check`.
+    pub const CHECK: &str = "\
+Examples:
+  incidex check                    the libraries in use (--data, $INCIDEX_DATA, the config)
+  incidex check postmortems/       one directory
+  incidex check postmortems/ --strict --json";
+    /// `incidex completions`.
+    pub const COMPLETIONS: &str = "\
+Examples:
+  incidex completions bash > ~/.local/share/bash-completion/completions/incidex
+  incidex completions zsh > ~/.local/share/zsh/site-functions/_incidex
+  incidex completions fish > ~/.config/fish/completions/incidex.fish";
+    /// `incidex template`.
+    pub const TEMPLATE: &str = "\
+Examples:
+  incidex template > postmortems/2025-01-15-what-broke.md
+  incidex check postmortems/       then check what you wrote";
+    /// `incidex themes`.
+    pub const THEMES: &str = "\
+Examples:
+  incidex themes                   the themes, the one in use marked
+  incidex themes --theme mono      which theme --theme mono would use
+  incidex themes --json";
+}
+
+/// What shell completion offers for values that are typed free-form: the bundled library's facet
+/// values and case ids, known when the binary was built. The parser takes any text (the resolver
+/// reads names, aliases and near spellings later, and a `-` in front excludes); only the
+/// completion scripts (`incidex completions`) list the values, which are read from the bundled
+/// library only when a script is written, never on an ordinary run.
+pub mod offer {
+    use std::{ffi::OsStr, sync::OnceLock};
+
+    use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+
+    use crate::{corpus::Library, taxonomy::FacetKind};
+
+    /// A free-form value whose completions come from the function it holds.
+    #[derive(Clone)]
+    pub struct Offered(pub fn() -> &'static [&'static str]);
+
+    impl TypedValueParser for Offered {
+        type Value = String;
+
+        fn parse_ref(
+            &self,
+            cmd: &clap::Command,
+            arg: Option<&clap::Arg>,
+            value: &OsStr,
+        ) -> Result<String, clap::Error> {
+            StringValueParser::new().parse_ref(cmd, arg, value)
+        }
+
+        fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+            Some(Box::new((self.0)().iter().map(|v| PossibleValue::new(*v))))
+        }
+    }
+
+    /// The bundled library, opened once, for completion only.
+    fn bundled() -> Option<&'static Library> {
+        static LIBRARY: OnceLock<Option<Library>> = OnceLock::new();
+        LIBRARY.get_or_init(|| crate::store::embedded::open().ok().map(|(library, _)| library)).as_ref()
+    }
+
+    /// `strings`, leaked once for the life of the process (completion scripts are written once).
+    fn leak(strings: Vec<String>) -> &'static [&'static str] {
+        let leaked: Vec<&'static str> =
+            strings.into_iter().map(|s| &*Box::leak(s.into_boxed_str())).collect();
+        Box::leak(leaked.into_boxed_slice())
+    }
+
+    /// The values of `kind` as words a shell needs no quotes for: `Training-data-loader`,
+    /// `Container-networking-CNI` (the resolver ignores `-` and spacing, and reads the rest).
+    fn values(kind: FacetKind) -> Vec<String> {
+        let word = |name: &str| -> String {
+            name.split_whitespace()
+                .map(|w| w.chars().filter(|c| c.is_alphanumeric() || "-_.".contains(*c)).collect::<String>())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join("-")
+        };
+        bundled().map_or_else(Vec::new, |l| l.taxonomy.values_of(kind).map(|v| word(&v.name)).collect())
+    }
+
+    /// The bundled case ids, newest first.
+    pub fn case_ids() -> &'static [&'static str] {
+        static IDS: OnceLock<&'static [&'static str]> = OnceLock::new();
+        IDS.get_or_init(|| {
+            leak(bundled().map_or_else(Vec::new, |l| l.cases.iter().map(|c| c.id.clone()).collect()))
+        })
+    }
+
+    /// The case ids and every facet value as `kind:value`.
+    pub fn graph_nodes() -> &'static [&'static str] {
+        static NODES: OnceLock<&'static [&'static str]> = OnceLock::new();
+        NODES.get_or_init(|| {
+            let mut nodes: Vec<String> = case_ids().iter().map(|s| s.to_string()).collect();
+            for kind in FacetKind::ALL {
+                nodes.extend(values(kind).into_iter().map(|v| format!("{}:{v}", kind.key())));
+            }
+            leak(nodes)
+        })
+    }
+
+    macro_rules! of_kind {
+        ($name:ident, $kind:expr) => {
+            #[doc = concat!("The bundled taxonomy's values of `", stringify!($kind), "`.")]
+            pub fn $name() -> &'static [&'static str] {
+                static VALUES: OnceLock<&'static [&'static str]> = OnceLock::new();
+                VALUES.get_or_init(|| leak(values($kind)))
+            }
+        };
+    }
+    of_kind!(component_values, FacetKind::Component);
+    of_kind!(symptom_values, FacetKind::Symptom);
+    of_kind!(root_cause_values, FacetKind::RootCause);
+    of_kind!(factor_values, FacetKind::ContributingFactor);
 }

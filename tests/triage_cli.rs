@@ -107,6 +107,12 @@ fn the_plain_output_says_what_was_read_and_which_lines_were_used() {
     assert!(head.contains("stood out:"), "{head}");
     assert!(out.contains(&format!("\n  L{line} ")), "{out}");
     assert!(out.contains(BUS_ERROR_CASE), "{out}");
+    // Piped, the evidence is whole; with $COLUMNS it fits (tests/hostile/width.rs).
+    assert!(out.contains("Please try to raise your shared memory limit."), "{out}");
+    let mut c = command(&["triage", "-"]);
+    let mut child = c.env("COLUMNS", "80").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(log.as_bytes()).unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
     assert!(out.lines().all(|l| unicode_width::UnicodeWidthStr::width(l) <= 80), "{out}");
 }
 

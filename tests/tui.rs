@@ -224,7 +224,7 @@ fn an_inline_near_spelling_resolves_with_a_note() {
 }
 
 #[test]
-fn a_source_address_highlighted_at_80x24_is_whole_in_the_status_line() {
+fn a_source_address_highlighted_at_80x24_is_whole_in_the_status_line_and_wrapped_whole_in_the_pane() {
     let mut h = Harness::new(80, 24);
     h.typed("epoch end hang").key(KeyCode::Enter).key(KeyCode::Enter);
     let facets = h.app.case_doc().expect("a case open").facets.len();
@@ -235,10 +235,21 @@ fn a_source_address_highlighted_at_80x24_is_whole_in_the_status_line() {
     let url = "https://example.org/postmortems/epoch-end-hang-too-long-for-the-pane";
     let last = screen.lines().last().unwrap_or_default();
     assert!(last.trim_start().starts_with(url), "the whole address on the status line: {last}");
-    // Cut short in the pane (start … end) but never wrapped onto a second line.
-    let pieces: Vec<&str> = screen.lines().filter(|l| l.contains("the-pane")).collect();
-    assert_eq!(pieces.len(), 2, "the pane's line and the status line: {pieces:#?}");
-    assert!(pieces.iter().all(|l| l.contains("https://example.org")), "never wrapped: {pieces:#?}");
+    // Wrapped whole in the pane: its rows, read in order, join back into the address.
+    let pane: Vec<String> = screen
+        .lines()
+        .filter_map(|l| l.split_once("││").map(|(_, right)| right.trim_end_matches('│').trim().to_string()))
+        .collect();
+    let start =
+        pane.iter().position(|l| l.starts_with("https://example.org/postmortems")).expect("in the pane");
+    let mut joined = String::new();
+    for row in &pane[start..] {
+        if joined.len() >= url.len() {
+            break;
+        }
+        joined.push_str(row);
+    }
+    assert_eq!(joined, url, "the pane's rows from {start}: {pane:#?}");
     insta::assert_snapshot!(screen);
 }
 

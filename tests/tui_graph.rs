@@ -68,7 +68,7 @@ impl Harness {
                 }
                 Effect::Export(Job::Copy { text }) => {
                     self.copied = osc52::encode(text.as_bytes(), osc52::Passthrough::None).unwrap();
-                    self.app.export_finished(Outcome::Copied);
+                    self.app.export_finished(Outcome::Copied(incidex::tui::clipboard::Copied::Terminal));
                 }
                 Effect::Export(Job::Print { text }) => self.printed = Some(text),
                 _ => {}

@@ -25,14 +25,15 @@ use std::io::Write;
 
 use crate::support::error::{Error, Result};
 
-/// Width of plain-text output: `$COLUMNS` when it is set to something sensible, else 80.
+/// Width of plain-text output: `$COLUMNS` when it is set to a number of at least 40; else the
+/// width of the terminal when stdout is one (shells do not export `$COLUMNS`); else, for a pipe
+/// or a file, no width at all ([`UNCUT`]): nothing is cut, and prose wraps at 80 columns.
 pub fn text_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse::<usize>().ok())
-        .filter(|&c| c >= 40)
-        .unwrap_or(80)
-        .min(120)
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
+    match columns.filter(|&c| c >= 40) {
+        Some(c) => c,
+        None => crate::support::tty::stdout_columns().map_or(UNCUT, |c| c.max(40)),
+    }
 }
 
 /// Write `value` as pretty JSON followed by a newline.
@@ -49,7 +50,7 @@ pub fn stdout_error(e: std::io::Error) -> Error {
     Error::io("<stdout>", e)
 }
 
-pub use crate::text::columns::truncate;
+pub use crate::text::columns::{UNCUT, id_then, truncate, wrap_at};
 
 /// Print each note on stderr as `incidex: note: ...` (what a typed value was read as).
 pub fn print_notes(notes: &[String]) {
@@ -57,17 +58,6 @@ pub fn print_notes(notes: &[String]) {
     for note in notes {
         let _ = writeln!(stderr, "incidex: note: {}", crate::support::safe_out::escape(note));
     }
-}
-
-/// A case's id in full, then ` · detail` cut to what is left of `width`: an id is copied into
-/// `incidex show`, so it is never cut, whatever the width.
-pub fn id_then(id: &str, detail: &str, width: usize) -> String {
-    let left = width.saturating_sub(unicode_width::UnicodeWidthStr::width(id));
-    let detail = format!(" · {detail}");
-    if left < 4 {
-        return id.to_string();
-    }
-    format!("{id}{}", truncate(&detail, left))
 }
 
 /// The filter flags of a command that works on the library without the search engine
@@ -83,15 +73,4 @@ pub fn resolve_filters(
     let filters = args.to_filters(&library.taxonomy, &organizations, &mut notes)?;
     print_notes(&notes);
     Ok(filters)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn an_id_is_never_cut() {
-        let id = "qwen3-32b-b300-epoch-end-checkpoint-deadlock-with-a-very-long-tail";
-        assert_eq!(super::id_then(id, "Meta", 20), id);
-        assert_eq!(super::id_then("short", "An organization", 14), "short · An or…");
-        assert_eq!(super::id_then("short", "Meta", 80), "short · Meta");
-    }
 }

@@ -103,7 +103,7 @@ pub fn write_hits(out: &mut dyn Write, engine: &Engine, response: &Response, wid
 
 /// The summary sentence, then one line of the most frequent values per breakdown.
 pub fn write_summary(out: &mut dyn Write, response: &Response, width: usize) -> Result<()> {
-    for line in textwrap::wrap(&response.summary, width) {
+    for line in textwrap::wrap(&response.summary, crate::commands::wrap_at(width)) {
         writeln!(out, "{line}").map_err(stdout_error)?;
     }
     let b = &response.breakdown;
@@ -247,6 +247,8 @@ struct EvidenceJson {
     line: u64,
     text: String,
     count: u64,
+    /// The ranks whose launcher prefix it was seen under (`[rank3]:`), lowest first.
+    ranks: Vec<u32>,
     /// The taxonomy values this line names, as `kind: value`.
     matched: Vec<String>,
 }
@@ -264,6 +266,7 @@ impl LogJson {
                     line: e.line,
                     text: e.text.clone(),
                     count: e.count,
+                    ranks: e.ranks.as_slice().to_vec(),
                     matched: engine
                         .values_named(&e.text, false)
                         .into_iter()

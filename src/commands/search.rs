@@ -2,8 +2,8 @@
 //! flags, best first (newest first without a sentence), with the suggested filters, the summary
 //! and the breakdowns; or all of it as JSON (the contract is in the README).
 //!
-//! Plain output fits the width of `commands::text_width` (80 columns unless `$COLUMNS` says
-//! more). Nothing matching is exit 1; an unknown filter value is a usage error naming the
+//! Plain output fits the width of `commands::text_width` (`$COLUMNS`, else the terminal's
+//! width; piped, nothing is cut). Nothing matching is exit 1; an unknown filter value is a usage error naming the
 //! nearest valid values. The rendering, shared with `triage`, is `commands::results`.
 
 use std::io::Write;

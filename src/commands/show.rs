@@ -44,7 +44,9 @@ pub fn to_text(case: &Case, width: usize) -> String {
             // A list item ("- ...", as postmortems write them) wraps under its own text.
             let hanging =
                 if paragraph.starts_with("- ") { format!("{indent}  ") } else { indent.to_string() };
-            let options = textwrap::Options::new(width).initial_indent(indent).subsequent_indent(&hanging);
+            let options = textwrap::Options::new(crate::commands::wrap_at(width))
+                .initial_indent(indent)
+                .subsequent_indent(&hanging);
             for line in textwrap::wrap(&paragraph.replace('\n', " "), options) {
                 s.push_str(&line);
                 s.push('\n');
@@ -53,7 +55,9 @@ pub fn to_text(case: &Case, width: usize) -> String {
     };
     let bullets = |s: &mut String, items: &mut dyn Iterator<Item = String>| {
         for item in items {
-            let options = textwrap::Options::new(width).initial_indent("  • ").subsequent_indent("    ");
+            let options = textwrap::Options::new(crate::commands::wrap_at(width))
+                .initial_indent("  • ")
+                .subsequent_indent("    ");
             for line in textwrap::wrap(&item, options) {
                 s.push_str(&line);
                 s.push('\n');
@@ -96,7 +100,8 @@ pub fn to_text(case: &Case, width: usize) -> String {
             .map(|v| if case.facets.is_inferred(kind, v) { format!("{v} (inferred)") } else { v.clone() })
             .collect();
         let values = if values.is_empty() { "–".to_string() } else { values.join(", ") };
-        let options = textwrap::Options::new(width).subsequent_indent("                       ");
+        let options = textwrap::Options::new(crate::commands::wrap_at(width))
+            .subsequent_indent("                       ");
         for line in textwrap::wrap(&format!("{:<21}  {values}", kind.label()), options) {
             s.push_str(&line);
             s.push('\n');

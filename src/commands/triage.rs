@@ -138,7 +138,8 @@ fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Resul
     Ok(Input::Line(text))
 }
 
-/// "Read 20,412 lines (2.1 MB); these 4 lines stood out:", then each line with its number.
+/// "Read 20,412 lines (2.1 MB); these 4 lines stood out:", then each line with its number, how
+/// many lines shared its template (`×63`) and the ranks that printed it (`[ranks 0-63]`).
 fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<()> {
     let size = bytes(digest.bytes);
     let lines = match digest.lines {
@@ -155,15 +156,20 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<
     } else {
         format!("Read {lines} ({size}); no line stood out as a failure, so the last ones are used:")
     };
-    for line in textwrap::wrap(&head, width) {
+    for line in textwrap::wrap(&head, crate::commands::wrap_at(width)) {
         writeln!(out, "{line}").map_err(stdout_error)?;
     }
     let several = digest.evidence.iter().any(|e| e.source != digest.evidence[0].source);
+    // The count and the ranks come before the text, so that no width cuts them off.
+    let times = |e: &crate::logs::Evidence| {
+        if e.count > 1 { format!("×{}", thousands(e.count as usize)) } else { String::new() }
+    };
+    let times_width = digest.evidence.iter().map(|e| times(e).chars().count()).max().unwrap_or(0);
     for e in &digest.evidence {
         let at = if several { format!("{}:{}", e.source, e.line) } else { format!("L{}", e.line) };
-        let times =
-            if e.count > 1 { format!("  (×{})", thousands(e.count as usize)) } else { String::new() };
-        let line = format!("  {at:<7} {}{times}", e.text);
+        let count = if times_width == 0 { String::new() } else { format!("{:>times_width$}  ", times(e)) };
+        let ranks = if e.ranks.is_empty() { String::new() } else { format!("[{}] ", e.ranks.label()) };
+        let line = format!("  {at:<7} {count}{ranks}{}", e.text);
         writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
     }
     writeln!(out).map_err(stdout_error)?;

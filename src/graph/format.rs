@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::{Graph, NodeId, NodeKind, neighbourhood::Neighbourhood, related::Related};
 use crate::taxonomy::FacetKind;
+use crate::text::columns::{id_then, truncate, wrap_at};
 
 /// How many related nodes `text` and `json` list.
 pub const RELATED_LIMIT: usize = 10;
@@ -39,11 +40,12 @@ fn wrapped(label: &str) -> Vec<String> {
 }
 
 /// The neighbourhood as readable text: the centre, then the nodes at each distance grouped by
-/// kind, then the related nodes with why, all within `width` columns (URLs aside).
+/// kind, then the related nodes with why, all within `width` columns (URLs aside), and a
+/// case's id always whole.
 pub fn to_text(graph: &Graph, hood: &Neighbourhood, related: &[Related], width: usize) -> String {
     let centre = graph.node(hood.centre);
     let mut s = String::new();
-    for line in textwrap::wrap(&centre.label, width) {
+    for line in textwrap::wrap(&centre.label, wrap_at(width)) {
         s.push_str(&line);
         s.push('\n');
     }
@@ -67,13 +69,17 @@ pub fn to_text(graph: &Graph, hood: &Neighbourhood, related: &[Related], width: 
             let _ = writeln!(s, "  {}", kind.label());
             for n in of_kind {
                 let node = graph.node(n);
+                // A case's id is whole (it is what people copy); its title takes what is left.
                 let line = match kind {
-                    NodeKind::Case => format!("    {}  {}", node.key, node.label),
+                    NodeKind::Case => format!(
+                        "    {}",
+                        id_then(&node.key.to_string(), &node.label, width.saturating_sub(4))
+                    ),
                     NodeKind::Facet(_) => {
-                        format!("    {} ({})", node.label, cases(graph.neighbours(n).len()))
+                        truncate(&format!("    {} ({})", node.label, cases(graph.neighbours(n).len())), width)
                     }
                 };
-                s.push_str(&crate::text::columns::truncate(&line, width));
+                s.push_str(&line);
                 s.push('\n');
             }
         }
@@ -93,7 +99,7 @@ pub fn to_text(graph: &Graph, hood: &Neighbourhood, related: &[Related], width: 
                     format!("{:>4}. {} ({})", i + 1, node.label, kind.label().to_lowercase())
                 }
             };
-            s.push_str(&crate::text::columns::truncate(&head, width));
+            s.push_str(&truncate(&head, width));
             s.push('\n');
             if node.kind() == NodeKind::Case {
                 let _ = writeln!(s, "      {}", node.key);
@@ -102,7 +108,8 @@ pub fn to_text(graph: &Graph, hood: &Neighbourhood, related: &[Related], width: 
                 NodeKind::Case => format!("shares {}", r.reason(graph)),
                 NodeKind::Facet(_) => r.reason(graph),
             };
-            let options = textwrap::Options::new(width).initial_indent("      ").subsequent_indent("      ");
+            let options =
+                textwrap::Options::new(wrap_at(width)).initial_indent("      ").subsequent_indent("      ");
             for line in textwrap::wrap(&why, options) {
                 s.push_str(&line);
                 s.push('\n');

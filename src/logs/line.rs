@@ -46,22 +46,34 @@ pub fn strip_escapes(line: &str) -> std::borrow::Cow<'_, str> {
 /// Taken off, repeatedly: `[rank3]:`, `[default0]:`, `[1,3]<stderr>:` (torchrun and mpirun
 /// prefixes) and `3: ` or `12:` (srun `--label`).
 pub fn message(line: &str) -> &str {
+    message_and_rank(line).0
+}
+
+/// [`message`], and the rank the first launcher prefix names (`[rank3]:` and `[default3]:` 3,
+/// mpirun's `[1,3]<stderr>:` 3, srun's `3: ` 3).
+pub fn message_and_rank(line: &str) -> (&str, Option<u32>) {
     let mut rest = line;
+    let mut rank = None;
     loop {
         let before = rest;
-        if let Some(tail) = bracket_prefix(rest) {
+        if let Some((tail, inner)) = bracket_prefix(rest) {
             rest = tail;
+            let digits = inner.rsplit(',').next().unwrap_or(inner);
+            rank = rank.or_else(|| digits.parse().ok());
         } else if let Some(tail) = label_prefix(rest) {
             rest = tail;
+            let digits = &before[..before.bytes().take_while(u8::is_ascii_digit).count()];
+            rank = rank.or_else(|| digits.parse().ok());
         }
         if rest.len() == before.len() {
-            return rest;
+            return (rest, rank);
         }
     }
 }
 
-/// `[rank3]:` / `[default0]:` / `[1,3]<stderr>:` at the start of `line`: the rest after it.
-fn bracket_prefix(line: &str) -> Option<&str> {
+/// `[rank3]:` / `[default0]:` / `[1,3]<stderr>:` at the start of `line`: the rest after it, and
+/// the digits inside the brackets (`3`, `0`, `1,3`).
+fn bracket_prefix(line: &str) -> Option<(&str, &str)> {
     let inner_end = line.strip_prefix('[')?.find(']')? + 1;
     let inner = &line[1..inner_end];
     let launcher = inner.strip_prefix("rank").or_else(|| inner.strip_prefix("default")).unwrap_or(inner);
@@ -73,7 +85,7 @@ fn bracket_prefix(line: &str) -> Option<&str> {
         tail = tail.strip_prefix(stream).unwrap_or(tail);
     }
     let tail = tail.strip_prefix(':')?;
-    Some(tail.strip_prefix(' ').unwrap_or(tail))
+    Some((tail.strip_prefix(' ').unwrap_or(tail), launcher))
 }
 
 /// `3: ` (srun --label) at the start of `line`: the rest after it.
@@ -327,6 +339,21 @@ mod tests {
             ("plain", "plain"),
         ] {
             assert_eq!(message(line), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_first_launcher_prefix_names_the_rank() {
+        for (line, rank) in [
+            ("[rank3]: Traceback (most recent call last):", Some(3)),
+            ("[default12]:RuntimeError: boom", Some(12)),
+            ("[1,7]<stderr>:NCCL WARN x", Some(7)),
+            ("5: [rank3]: ValueError: bad", Some(5)),
+            ("12:30:01 not a label", None),
+            ("[2024-05-01 12:00:00] INFO x", None),
+            ("plain", None),
+        ] {
+            assert_eq!(message_and_rank(line).1, rank, "{line}");
         }
     }
 

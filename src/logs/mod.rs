@@ -10,7 +10,8 @@
 //! times is noise, whatever its words), and returns the [`Digest`]: what was read and the lines
 //! that stood out, with their line numbers. Those lines, not the whole text, are what is searched.
 //!
-//! The same line from 64 ranks is one template, shown once with its count. Nothing here knows
+//! The same line from 64 ranks is one template, shown once with its count and the ranks that
+//! printed it ([`ranks`]). Nothing here knows
 //! about cases or the search engine; the taxonomy's signatures come in as plain strings.
 //!
 //! A large input is cut into blocks of whole lines (`split`) that the machine's cores read at
@@ -18,6 +19,7 @@
 //! few seconds, and the digest is the very one a single pass gives.
 
 pub mod line;
+pub mod ranks;
 pub mod salience;
 mod split;
 mod tally;
@@ -70,6 +72,8 @@ pub struct Evidence {
     pub text: String,
     /// How many lines had the same template.
     pub count: u64,
+    /// The ranks whose launcher prefix (`[rank3]:`) it was seen under; empty when none was.
+    pub ranks: ranks::Ranks,
     /// How much it says about a failure, its count considered (higher stands out more).
     pub score: f32,
 }
@@ -264,6 +268,7 @@ impl LogReader {
                     line: c.place.1,
                     text: c.text.clone(),
                     count,
+                    ranks: c.ranks.clone(),
                     score: c.weight * noise_factor(count),
                 }
             })
@@ -289,6 +294,7 @@ impl LogReader {
                     line: *line,
                     text: crate::text::one_line(text),
                     count: 1,
+                    ranks: ranks::Ranks::default(),
                     score: 0.0,
                 })
                 .collect();

@@ -19,7 +19,8 @@
 //! failure); a line logged as a warning (`WARNING`, `W1130 …`, `[W …]`) at most 1.5, whatever it
 //! says (`[W socket.cpp] … failed to bind` is in every job's log); a line that reports a failure
 //! rather than causing it (an exit code, the launcher's `ChildFailedError`) at most 1.2, even when
-//! it names an exception; a frame inside a traceback (the code lines, `raise …`) a third.
+//! it names an exception; a frame inside a traceback (the code lines, `raise …`) a third; a
+//! native stack frame (`frame #0: c10::Error::Error…`) or a bare label (`Last error:`) a fifth.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
@@ -283,8 +284,52 @@ impl Salience {
         if in_frame {
             best /= 3.0;
         }
+        // A native stack frame names a function, not what failed (`frame #0: c10::Error::Error`
+        // says Error twice and nothing else); a bare label (`Last error:`) says only that the
+        // next line matters.
+        if is_stack_frame(message) || is_label_only(message) {
+            best *= SAYS_NOTHING;
+        }
         best
     }
+}
+
+/// What a stack-frame or label-only line keeps of its weight.
+const SAYS_NOTHING: f32 = 0.2;
+
+/// A native stack frame: PyTorch's `frame #3: c10d::…`, gdb's `#3  0x7f… in foo ()`, a JVM's
+/// `at org.Foo.bar(Foo.java:12)`, Rust's and glibc's `3: 0x…` / `./a.out(+0x1234)[0x…]`.
+pub fn is_stack_frame(message: &str) -> bool {
+    let t = message.trim_start();
+    fn after_number(rest: &str) -> Option<&str> {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        (digits > 0).then(|| &rest[digits..])
+    }
+    if let Some(rest) = t.strip_prefix("frame #").and_then(after_number) {
+        return rest.starts_with(':');
+    }
+    if let Some(rest) = t.strip_prefix('#').and_then(after_number) {
+        let rest = rest.trim_start();
+        return rest.starts_with("0x") || rest.contains(" in ");
+    }
+    if let Some(rest) = t.strip_prefix("at ") {
+        return rest.ends_with(')') && rest.contains('(') && !rest.contains(' ');
+    }
+    if let Some(rest) = after_number(t).and_then(|r| r.strip_prefix(": ")) {
+        return rest.starts_with("0x");
+    }
+    t.ends_with(']') && t.contains("(+0x") && t.contains("[0x")
+}
+
+/// A label with nothing after it: `Last error:`, `Exception raised from:`, `Traceback:` — at
+/// most three words, no digit, ending with a colon.
+pub fn is_label_only(message: &str) -> bool {
+    let t = message.trim();
+    let Some(label) = t.strip_suffix(':') else { return false };
+    !label.is_empty()
+        && !is_exception_line(t)
+        && label.split_whitespace().count() <= 3
+        && label.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '_')
 }
 
 /// NCCL prints its errors as `NCCL WARN`: that `WARN` is no warning level.
@@ -392,5 +437,31 @@ mod tests {
         assert!(Salience::new([]).weigh("    raise RuntimeError(\"x\")", true) < 1.5);
         assert!(weigh("the word errorless is no error marker") >= 2.0, "but `error` alone is");
         assert_eq!(weigh("all went well"), 0.0);
+    }
+
+    #[test]
+    fn stack_frames_and_bare_labels_weigh_little() {
+        let error = weigh("RuntimeError: CUDA error: an illegal memory access was encountered");
+        for line in [
+            "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f in libc10.so)",
+            "frame #12: <unknown function> + 0x94ac3 (0x7f3c in /lib/x86_64-linux-gnu/libc.so.6)",
+            "#3  0x00007f2a1b2c3d4e in ncclAllReduce () from /usr/lib/libnccl.so.2",
+            "    at org.apache.spark.Error.run(Error.java:12)",
+            "  7: 0x55d0c0ffee - std::panicking::begin_panic_handler",
+            "./trainer(+0x1234)[0x55d0c0ffee]",
+            "Last error:",
+            "NCCL Error:",
+        ] {
+            let w = weigh(line);
+            assert!(w < error * 0.4 && w < 0.9, "{line}: {w} against {error}");
+        }
+        for line in [
+            "Last error: Cuda failure 'out of memory'",
+            "RuntimeError:",
+            "error: 3 ranks did not respond:",
+            "# ERROR: the job failed",
+        ] {
+            assert!(weigh(line) >= 2.0, "{line}: {}", weigh(line));
+        }
     }
 }

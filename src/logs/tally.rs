@@ -16,6 +16,7 @@ use rustc_hash::FxHasher;
 
 use super::{
     line,
+    ranks::Ranks,
     salience::{self, Salience},
     split::{self, Block},
 };
@@ -41,6 +42,8 @@ pub struct Candidate {
     pub text: String,
     /// The most it weighed.
     pub weight: f32,
+    /// The ranks whose launcher prefix it was seen under (`[rank3]:`).
+    pub ranks: Ranks,
 }
 
 /// One thread's counts; see the module docs.
@@ -127,7 +130,7 @@ impl Tally {
 
     /// Count and weigh one record of the line at `place`, its escapes already stripped.
     fn feed(&mut self, salience: &Salience, place: Place, clean: &str) {
-        let message = line::message(clean);
+        let (message, rank) = line::message_and_rank(clean);
         let trimmed = message.trim();
         if trimmed.is_empty() {
             return;
@@ -154,6 +157,11 @@ impl Tally {
             && let Some(seen) = self.counts.get_mut(&key)
         {
             seen.0 = seen.0.saturating_add(1);
+            if let Some(rank) = rank
+                && let Some(candidate) = self.candidates.get_mut(&key)
+            {
+                candidate.ranks.insert(rank);
+            }
         } else {
             let weight = self.weigh(salience, message);
             let room = self.counts.len() < self.max_templates;
@@ -172,8 +180,12 @@ impl Tally {
                     place,
                     text: crate::text::one_line(line::clip(trimmed)),
                     weight,
+                    ranks: Ranks::default(),
                 });
                 entry.weight = entry.weight.max(weight);
+                if let Some(rank) = rank {
+                    entry.ranks.insert(rank);
+                }
                 if self.candidates.len() > 2 * MAX_CANDIDATES {
                     self.prune();
                 }
@@ -224,10 +236,13 @@ impl Tally {
                 Entry::Occupied(mut mine) => {
                     let mine = mine.get_mut();
                     let weight = mine.weight.max(theirs.weight);
+                    let mut ranks = std::mem::take(&mut mine.ranks);
+                    ranks.extend(&theirs.ranks);
                     if theirs.place < mine.place {
                         *mine = theirs;
                     }
                     mine.weight = weight;
+                    mine.ranks = ranks;
                 }
                 Entry::Vacant(slot) => {
                     slot.insert(theirs);

@@ -240,6 +240,8 @@ impl Engine {
             }
         };
         let mut weaker = 0;
+        // Every case scored, before the cut: what a suggestion would leave is counted on it.
+        let scored = if ranked && !request.all { results.clone() } else { Vec::new() };
         if ranked {
             let best = results.iter().map(|r| r.1).fold(0.0, f32::max);
             let (strong, weak): (Vec<_>, Vec<_>) =
@@ -257,7 +259,11 @@ impl Engine {
         }
         let total = results.len();
         let hits = self.page(results, request.offset, request.limit, ranked);
-        let suggestions = self.suggestions(found, &filters, &result_set);
+        let leaves = |value: &catalog::ValueEntry| match ranked && !request.all {
+            true => strong_count(&scored, &value.cases),
+            false => value.cases.intersection_count(&result_set),
+        };
+        let suggestions = self.suggestions(found, &filters, &leaves);
         let breakdown = breakdown::breakdown(&self.catalog, &result_set);
         let summary = breakdown::summary(total, &breakdown);
         Response {
@@ -362,13 +368,14 @@ impl Engine {
             .collect()
     }
 
-    /// The values found, less those already applied or negated, with what each would leave of
-    /// the results (none that would leave nothing); strongest first, then most cases.
+    /// The values found, less those already applied or negated, with what each would leave
+    /// (`leaves`: exactly the total that applying it gives; none that would leave nothing);
+    /// strongest first, then most cases.
     fn suggestions(
         &self,
         found: Vec<matcher::Found>,
         filters: &Filters,
-        results: &CaseSet,
+        leaves: &dyn Fn(&catalog::ValueEntry) -> usize,
     ) -> Vec<Suggestion> {
         let mut suggestions: Vec<Suggestion> = found
             .into_iter()
@@ -377,7 +384,7 @@ impl Engine {
                 if filters.facets.iter().any(|a| a.kind == v.kind && a.value == v.name) {
                     return None;
                 }
-                let count = v.cases.intersection_count(results);
+                let count = leaves(v);
                 (count > 0).then(|| Suggestion {
                     kind: v.kind,
                     value: v.name.clone(),
@@ -397,6 +404,15 @@ impl Engine {
         });
         suggestions
     }
+}
+
+/// How many of the `scored` cases in `with` really match once only they are left: a filter
+/// narrows the allowed cases without changing any case's score, so applying it keeps the cases
+/// of `with` that score at least [`STRONG_SHARE`] of the best among them — a count that is
+/// exactly the total the filtered search gives.
+fn strong_count(scored: &[(u32, f32)], with: &CaseSet) -> usize {
+    let best = scored.iter().filter(|r| with.contains(r.0 as usize)).map(|r| r.1).fold(0.0, f32::max);
+    scored.iter().filter(|r| with.contains(r.0 as usize) && r.1 >= STRONG_SHARE * best).count()
 }
 
 /// Every allowed case, unscored, in library order (newest first, ties by id).

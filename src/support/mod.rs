@@ -6,7 +6,8 @@
 //! - [`progress`]: progress of long work, for a bar on stderr or a gauge in the terminal UI;
 //! - [`toml_fields`]: typed, positioned reading of TOML tables;
 //! - [`export`]: writing a file atomically, never over one unless asked;
-//! - [`safe_out`]: the one writer for what the command line prints, escaping every control.
+//! - [`safe_out`]: the one writer for what the command line prints, escaping every control;
+//! - [`tty`]: the width of the terminal on stdout.
 //!
 //! May use: [`crate::text`] and plain crates.
 
@@ -16,3 +17,4 @@ pub mod export;
 pub mod progress;
 pub mod safe_out;
 pub mod toml_fields;
+pub mod tty;

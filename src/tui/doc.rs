@@ -1,10 +1,10 @@
 //! A case laid out as wrapped lines for the case pane: every section, facet values and source
 //! addresses as selectable items.
 //!
-//! A source's address has a line of its own and is never wrapped: a terminal selection of a
-//! wrapped address picks up the pane's border and loses the break. One wider than the pane is
-//! cut short with `…` there; the status line shows the highlighted one in full, and `y` copies
-//! it.
+//! A source's address has lines of its own: whole on one when it fits, else wrapped whole over
+//! several, broken after a `/`, `?`, `&`, `=`, `-` or `.` where one is near the edge, with
+//! nothing else on those lines, so every character of it can be read (and selected) at 80
+//! columns. The status line shows the highlighted one in full, and `y` copies it.
 //!
 //! Pure: a case and a width in, lines of tagged text out. The tags ([`Part`]) say what each
 //! piece is; the renderer picks the theme's style for it, and `App::update` uses the same
@@ -68,8 +68,10 @@ pub struct FacetRef {
 pub struct SourceRef {
     /// The address, whole.
     pub url: String,
-    /// The line it is on.
+    /// The line it starts on.
     pub line: usize,
+    /// How many lines it takes (more than one when it is wrapped).
+    pub lines: usize,
 }
 
 /// A case related to the one shown, as the "Related cases" section lists it.
@@ -158,13 +160,15 @@ impl Builder {
         }
     }
 
-    /// A source's address on a line of its own, whole, or cut short with `…` when wider than
-    /// the pane (never wrapped: see the module docs).
+    /// A source's address on lines of its own, wrapped whole (see the module docs).
     fn address(&mut self, url: &str) {
         let index = self.doc.sources.len();
-        self.doc.sources.push(SourceRef { url: url.to_string(), line: self.doc.lines.len() });
-        let shown = shorten_address(url, self.width.saturating_sub(INDENT.len() * 2));
-        self.push(DocLine(vec![(Part::Body, INDENT.repeat(2)), (Part::Source(index), shown)]));
+        let pieces = wrap_address(url, self.width.saturating_sub(INDENT.len() * 2));
+        let (line, lines) = (self.doc.lines.len(), pieces.len());
+        self.doc.sources.push(SourceRef { url: url.to_string(), line, lines });
+        for piece in pieces {
+            self.push(DocLine(vec![(Part::Body, INDENT.repeat(2)), (Part::Source(index), piece)]));
+        }
     }
 
     fn heading(&mut self, title: &str) {
@@ -226,37 +230,33 @@ impl Builder {
     }
 }
 
-/// `url` in `room` columns: whole when it fits, else its start and its end around an ellipsis
-/// (`https://github.com/P…ddle/pull/79786`): the end is what tells one issue from the next.
-fn shorten_address(url: &str, room: usize) -> String {
+/// `url` as pieces of at most `room` columns that join back into it: each broken after the last
+/// `/ ? & = # - . _` in its second half, else at the edge.
+fn wrap_address(url: &str, room: usize) -> Vec<String> {
     use unicode_width::UnicodeWidthChar;
-    let width = |c: char| c.width().unwrap_or(0);
-    if url.width() <= room {
-        return url.to_string();
-    }
-    let Some(keep) = room.checked_sub(1).filter(|k| *k >= 2) else {
-        return crate::text::columns::truncate(url, room);
-    };
-    let mut tail: Vec<char> = Vec::new();
-    let mut used = 0;
-    for c in url.chars().rev() {
-        if used + width(c) > keep / 2 {
-            break;
+    let room = room.max(1);
+    let mut pieces = Vec::new();
+    let mut rest: Vec<char> = url.chars().collect();
+    while rest.iter().map(|c| c.width().unwrap_or(0)).sum::<usize>() > room {
+        let mut used = 0;
+        let mut fits = 0;
+        for c in &rest {
+            let w = c.width().unwrap_or(0);
+            if used + w > room {
+                break;
+            }
+            used += w;
+            fits += 1;
         }
-        used += width(c);
-        tail.push(c);
+        let fits = fits.max(1);
+        let cut = (fits / 2..fits)
+            .rev()
+            .find(|&i| matches!(rest[i], '/' | '?' | '&' | '=' | '#' | '-' | '.' | '_'))
+            .map_or(fits, |i| i + 1);
+        pieces.push(rest.drain(..cut).collect());
     }
-    let mut head = String::new();
-    for c in url.chars() {
-        if used + width(c) > keep {
-            break;
-        }
-        used += width(c);
-        head.push(c);
-    }
-    head.push('…');
-    head.extend(tail.into_iter().rev());
-    head
+    pieces.push(rest.into_iter().collect());
+    pieces
 }
 
 /// Split a wrapped line into its indent and its text.
@@ -431,28 +431,35 @@ mod tests {
     }
 
     #[test]
-    fn each_address_has_a_line_of_its_own_and_is_never_broken() {
+    fn each_address_has_lines_of_its_own_and_wraps_whole() {
         let mut case = full_case();
         case.body.sources[0].url = "https://github.com/pytorch/pytorch/issues/46874".into();
-        for width in [38u16, 60] {
+        for width in [30u16, 38, 60] {
             let doc = build(&case, &[], width);
             let source = &doc.sources[0];
             assert_eq!(source.url, case.body.sources[0].url, "kept whole for copying");
-            let line = &doc.lines[source.line];
-            assert_eq!(line.0.iter().filter(|(p, _)| *p == Part::Source(0)).count(), 1);
-            let shown = line.text();
-            let shown = shown.trim();
+            let pieces: Vec<String> = doc.lines[source.line..]
+                .iter()
+                .take_while(|l| l.0.iter().any(|(p, _)| *p == Part::Source(0)))
+                .map(|l| {
+                    assert!(l.0.iter().all(|(p, t)| *p == Part::Source(0) || t.trim().is_empty()), "{l:?}");
+                    l.text().trim().to_string()
+                })
+                .collect();
+            assert_eq!(pieces.concat(), source.url, "width {width}: {pieces:?}");
+            assert_eq!(source.lines, pieces.len());
+            assert!(pieces.iter().all(|p| p.width() <= usize::from(width) - 4), "{pieces:?}");
             if width == 60 {
-                assert_eq!(shown, source.url);
+                assert_eq!(pieces.len(), 1);
             } else {
-                let (head, tail) = shown.split_once('…').expect("cut short, not wrapped");
-                assert!(source.url.starts_with(head) && source.url.ends_with(tail), "{shown}");
-                assert!(tail.ends_with("/issues/46874"), "the end that tells issues apart: {shown}");
-                assert_eq!(shown.width(), usize::from(width) - 4);
+                assert!(pieces.len() > 1 && pieces[0].ends_with('/'), "broken after a slash: {pieces:?}");
             }
-            let next = doc.lines.get(source.line + 1).map(DocLine::text).unwrap_or_default();
-            assert!(!next.contains("46874"), "nothing of it on the next line: {next}");
         }
+        // A long address with no break point is cut at the edge, and still joins back.
+        let long = format!("https://example.org/{}", "x".repeat(120));
+        let pieces = super::wrap_address(&long, 40);
+        assert_eq!(pieces.concat(), long);
+        assert!(pieces.iter().all(|p| p.width() <= 40));
         let doc = build(&case, &[], 60);
         let items = doc.items();
         assert_eq!(items.len(), doc.facets.len() + doc.sources.len());

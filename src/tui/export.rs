@@ -81,7 +81,7 @@ pub enum Outcome {
     /// The file exists and was left alone.
     Exists(PathBuf),
     /// The escape sequence was written to the terminal.
-    Copied,
+    Copied(super::clipboard::Copied),
     /// It could not be done; why.
     Failed(String),
 }

@@ -72,7 +72,7 @@ pub enum Action {
     Right,
     /// Open or apply what is highlighted (Enter).
     Open,
-    /// Apply the highlighted suggestion (`+`, Alt-Enter).
+    /// Apply the highlighted suggestion (`+`, Ctrl-T, Alt-Enter).
     ApplySuggestion,
     /// Apply the highlighted value as "must not have", or flip a chip (`-`).
     Negate,
@@ -144,6 +144,16 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
         K::Char('z') if ctrl => return Some(A::Suspend),
         K::Char('x') if ctrl => return Some(A::Export),
         K::F(1) => return Some(A::Help),
+        // Alt-Enter is full-screen in Windows Terminal and no Meta key with macOS Option by
+        // default; Ctrl-T reaches the program on every terminal and through tmux, as one byte.
+        // Everywhere Alt-Enter works, the same: in the picker it applies the value.
+        K::Char('t') if ctrl => match context {
+            Context::Picker => return Some(A::Open),
+            Context::Search | Context::Filters | Context::Results | Context::Detail | Context::Graph => {
+                return Some(A::ApplySuggestion);
+            }
+            _ => {}
+        },
         _ => {}
     }
     match context {
@@ -276,7 +286,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("F1", "this help"),
             ("Ctrl-Z", "suspend to the shell (fg comes back)"),
             ("Tab  Shift-Tab", "next / previous pane"),
-            ("Alt-Enter", "apply the highlighted suggested filter"),
+            ("Ctrl-T  Alt-Enter", "apply the highlighted suggested filter"),
             ("Ctrl-X", "export a checklist (as x, also while typing)"),
         ],
     ),
@@ -440,6 +450,23 @@ mod tests {
                 Some(Action::Suspend)
             );
         }
+    }
+
+    #[test]
+    fn ctrl_t_applies_the_suggestion_wherever_alt_enter_does() {
+        let ctrl_t = with(KeyCode::Char('t'), KeyModifiers::CONTROL);
+        for context in [Context::Search, Context::Filters, Context::Results, Context::Detail] {
+            assert_eq!(action(context, ctrl_t), Some(Action::ApplySuggestion), "{context:?}");
+            assert_eq!(
+                action(context, with(KeyCode::Enter, KeyModifiers::ALT)),
+                Some(Action::ApplySuggestion),
+                "{context:?}"
+            );
+        }
+        assert_eq!(action(Context::Picker, ctrl_t), Some(Action::Open));
+        assert_eq!(action(Context::Graph, ctrl_t), Some(Action::ApplySuggestion));
+        assert_eq!(action(Context::ExportPath, ctrl_t), None);
+        assert_eq!(action(Context::Search, key(KeyCode::Char('t'))), Some(Action::Insert('t')));
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! Only this module (and its children) talks to a terminal.
 
 pub mod app;
+pub mod clipboard;
 pub mod doc;
 pub mod event;
 pub mod export;
@@ -403,7 +404,7 @@ fn run_ui(
                 }
                 Effect::Export(Job::Copy { text }) => {
                     let outcome = match copy_to_clipboard(&mut terminal, &text) {
-                        Ok(()) => Outcome::Copied,
+                        Ok(copied) => Outcome::Copied(copied),
                         Err(why) => Outcome::Failed(why),
                     };
                     app.export_finished(outcome);
@@ -520,17 +521,16 @@ fn is_typing(msg: &Msg) -> bool {
 
 /// Clear the screen and make the next draw paint every cell. (Not `Terminal::clear`: it asks
 /// the terminal for the cursor position, which waits on the input thread's lock in crossterm.)
-/// Write `text` to the clipboard as an OSC 52 escape sequence (through tmux or screen when they
-/// are in the way); `Err` says why it could not be.
+/// Copy `text` (see [`clipboard`]: tmux's buffer inside tmux, else OSC 52 written to the
+/// terminal); `Err` says why it could not be.
 fn copy_to_clipboard<W: std::io::Write>(
     terminal: &mut Terminal<CrosstermBackend<W>>,
     text: &str,
-) -> std::result::Result<(), String> {
-    let bytes = osc52::encode(text.as_bytes(), osc52::Passthrough::from_env()).map_err(|e| e.to_string())?;
-    let backend = terminal.backend_mut();
-    std::io::Write::write_all(backend, &bytes)
-        .and_then(|()| std::io::Write::flush(backend))
-        .map_err(|e| format!("cannot write to the terminal: {e}"))
+) -> std::result::Result<clipboard::Copied, String> {
+    clipboard::copy(text, |bytes| {
+        let backend = terminal.backend_mut();
+        std::io::Write::write_all(backend, bytes).and_then(|()| std::io::Write::flush(backend))
+    })
 }
 
 fn clear<W: std::io::Write>(terminal: &mut Terminal<CrosstermBackend<W>>) -> Result<()> {

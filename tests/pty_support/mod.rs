@@ -45,6 +45,8 @@ pub struct Launch<'a> {
     pub read_until: Option<&'a str>,
     /// What the terminal showed before the program started (fed to the emulator first).
     pub prefill: &'a [u8],
+    /// The library to open (`--data`); the terminal fixtures when `None`.
+    pub data: Option<&'a Path>,
     /// Behave like tmux: a switch to the alternate screen while already on it is ignored, so
     /// the screen is not cleared by it (vt100 clears it, as xterm does).
     pub like_tmux: bool,
@@ -59,6 +61,7 @@ impl Default for Launch<'_> {
             home: None,
             read_until: None,
             prefill: &[],
+            data: None,
             like_tmux: false,
         }
     }
@@ -70,7 +73,7 @@ pub fn launch(l: Launch) -> Session {
         .expect("a pty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_incidex"));
     cmd.args(["--no-bundled", "--data"]);
-    cmd.arg(fixtures());
+    cmd.arg(l.data.map_or_else(fixtures, Path::to_path_buf));
     cmd.args(l.args);
     let own_home = l.home.is_none().then(|| tempfile::tempdir().unwrap());
     let home = l.home.or(own_home.as_ref().map(|d| d.path())).unwrap().to_path_buf();

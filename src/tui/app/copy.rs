@@ -1,6 +1,7 @@
 //! `y`: copy the highlighted case's id, or the highlighted source's address, to the clipboard
-//! with OSC 52 (over SSH too). The main loop writes the escape sequence and reports back with
-//! [`App::copy_finished`], which confirms in the status line as the checklist copy does.
+//! with OSC 52 (over SSH too), or into tmux's buffer inside tmux (`tui::clipboard`). The main
+//! loop does the copy and reports back with [`App::copy_finished`], which says in the status line
+//! where the text went, as the checklist copy does.
 
 use super::{App, Effect, Focus, Note, RightPane};
 use crate::graph::NodeKey;
@@ -60,10 +61,10 @@ impl App {
     }
 
     /// The main loop wrote the copy (or could not: `Err` says why).
-    pub fn copy_finished(&mut self, clip: &Clip, written: Result<(), String>) {
+    pub fn copy_finished(&mut self, clip: &Clip, written: Result<crate::tui::clipboard::Copied, String>) {
         self.dirty = true;
         self.note = Some(match written {
-            Ok(()) => Note { text: format!("copied {} (OSC 52)", clip.what), error: false },
+            Ok(copied) => Note { text: format!("copied {}{}", clip.what, copied.said()), error: false },
             Err(why) => Note { text: format!("cannot copy: {}", crate::text::one_line(&why)), error: true },
         });
     }

@@ -168,8 +168,8 @@ impl App {
                 self.note = Some(Note { text: format!("saved {items} to {}", path.display()), error: false });
                 self.overlay = None;
             }
-            Outcome::Copied => {
-                self.note = Some(Note { text: format!("copied {items} (OSC 52)"), error: false });
+            Outcome::Copied(copied) => {
+                self.note = Some(Note { text: format!("copied {items}{}", copied.said()), error: false });
                 self.overlay = None;
             }
             Outcome::Exists(_) => dialog.step = Step::Confirm,

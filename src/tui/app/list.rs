@@ -78,12 +78,18 @@ impl App {
             None => items.iter().position(|(_, line)| *line >= view.scroll).unwrap_or(last),
         };
         let (item, line) = items[next];
+        // A wrapped address is shown whole: its last line comes into view too.
+        let end = match item {
+            crate::tui::doc::Item::Source(i) => {
+                doc.sources.get(i).map_or(line, |s| line + s.lines.max(1) - 1)
+            }
+            crate::tui::doc::Item::Facet(_) => line,
+        };
         view.highlight = Some(item);
-        if line < view.scroll {
-            view.scroll = line;
-        } else if line >= view.scroll + height {
-            view.scroll = line + 1 - height;
+        if end >= view.scroll + height {
+            view.scroll = end + 1 - height;
         }
+        view.scroll = view.scroll.min(line);
     }
 
     /// Move the list selection by `step` (clamped) and keep it in view.

@@ -592,7 +592,7 @@ fn y_copies_the_case_id_or_the_highlighted_source_address() {
     };
     let clips = copies(app.update(key(KeyCode::Char('y'))));
     assert_eq!(clips, [Clip { text: id.clone(), what: format!("the id {id}") }], "from the list");
-    app.copy_finished(&clips[0], Ok(()));
+    app.copy_finished(&clips[0], Ok(crate::tui::clipboard::Copied::Terminal));
     assert_eq!(app.note.as_ref().map(|n| n.text.clone()), Some(format!("copied the id {id} (OSC 52)")));
     // In the case pane, → walks past the facet values to the sources.
     app.update(key(KeyCode::Enter));

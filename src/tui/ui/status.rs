@@ -42,7 +42,7 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
         },
         (None, Focus::Search) => vec![
             ("Enter", "cases"),
-            ("Alt-Enter", "apply suggestion"),
+            ("Ctrl-T/Alt-Enter", "apply suggestion"),
             ("F1", "help"),
             ("Ctrl-C", "quit"),
             ("Tab", "next pane"),
