@@ -446,3 +446,37 @@ fn the_checks_overlay() {
     h.key(KeyCode::Tab).key(KeyCode::Char('D'));
     insta::assert_snapshot!(h.screen());
 }
+
+/// The UI opened on a job spec (`incidex train.sbatch`): its findings are the first view.
+fn opened_on_a_job_spec(width: u16, height: u16, theme: &str) -> Harness {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/preflight/bad/train-pyxis.sbatch");
+    let text = std::fs::read_to_string(script).unwrap();
+    let report = incidex::doctor::spec::check_text(
+        "train.sbatch",
+        &text,
+        &incidex::doctor::Rules::bundled(),
+        &incidex::doctor::Selection::default(),
+        &[],
+    );
+    let options = Options { preflight: vec![report], ..Options::default() };
+    Harness::start(width, height, theme, fixture_library("tui"), options)
+}
+
+#[test]
+fn opened_on_a_job_spec_at_80x24() {
+    insta::assert_snapshot!(opened_on_a_job_spec(80, 24, "default").screen());
+}
+
+#[test]
+fn opened_on_a_job_spec_at_200x50_in_mono() {
+    insta::assert_snapshot!(opened_on_a_job_spec(200, 50, "mono").screen_with_attributes());
+}
+
+#[test]
+fn a_job_spec_view_survives_every_small_size() {
+    let mut h = opened_on_a_job_spec(80, 24, "default");
+    for (w, ht) in [(1, 1), (10, 3), (20, 5), (40, 12), (60, 8)] {
+        h.resize(w, ht);
+        let _ = h.buffer();
+    }
+}
