@@ -61,7 +61,12 @@ pub enum Command {
     /// Validate libraries: every problem as path:line:column; exit 1 when there is an error.
     #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
-    /// Audit this node for the gaps the cases show: read-only; every finding cites its cases.
+    /// Audit this node for the gaps the cases show, or check job specs before they run
+    /// (`incidex doctor FILE...`): read-only; every finding cites its cases.
+    ///
+    /// Exit status: 0 nothing at or above --fail-on, 1 the audit failed (or a file could not be
+    /// read), 2 usage error, 3 a finding at or above --fail-on.
+    #[command(after_help = examples::DOCTOR)]
     Doctor(DoctorArgs),
     /// Print shell completions.
     #[command(after_help = examples::COMPLETIONS)]
@@ -390,14 +395,6 @@ mod tests {
 
 /// `incidex doctor`.
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Exit status: 0 nothing at or above --fail-on, 1 the audit failed (or a file could not \
-be read), 2 usage error, 3 a finding at or above --fail-on.\n\nExamples:\n  incidex doctor                         audit this node\n  \
-sudo incidex doctor --only gpu.xid      what needs root\n  incidex doctor --save-snapshot n17.snap  \
-keep what was read\n  incidex doctor --from nvidia-bug-report.log.gz\n  incidex doctor --json --fail-on warn  \
-in a Slurm prolog or CI\n  incidex doctor train.sbatch            check a job before sbatch\n  \
-incidex doctor --format sarif deploy/   check manifests in CI (code scanning)"
-)]
 pub struct DoctorArgs {
     /// Job specs to check before they run instead of this node: Slurm batch scripts,
     /// Kubernetes manifests, env files, `docker run` or `torchrun` lines (a directory is walked
@@ -496,6 +493,14 @@ Examples:
   kubectl logs pod/trainer-0 | incidex triage -
   dmesg | incidex triage -
   incidex triage \"NCCL WARN Timeout: rank 17 waited 1800 s\"";
+    /// `incidex doctor`.
+    pub const DOCTOR: &str = "\
+Examples:
+  incidex doctor                              audit this node (sudo for the checks that need root)
+  incidex doctor --only gpu.xid,shm.size      a few checks
+  incidex doctor --json --fail-on warn        in a Slurm prolog or CI
+  incidex doctor train.sbatch                 check a job before sbatch
+  incidex doctor --format sarif deploy/       check manifests in CI (code scanning)";
     /// `incidex check`.
     pub const CHECK: &str = "\
 Examples:

@@ -97,6 +97,7 @@ fn tui_only_options_are_listed_only_where_they_apply() {
         "search",
         "triage",
         "check",
+        "doctor",
         "completions",
         "template",
     ] {
@@ -259,8 +260,12 @@ fn every_command_s_help_has_examples_that_run() {
                 .stdin(std::process::Stdio::null())
                 .output()
                 .unwrap();
+            // doctor's 3 is a finding at or above --fail-on, which the machine running the tests
+            // may well have; it is not a usage error.
+            let ok =
+                matches!(o.status.code(), Some(0 | 1)) || (command == "doctor" && o.status.code() == Some(3));
             assert!(
-                matches!(o.status.code(), Some(0 | 1)),
+                ok,
                 "{command}: {line:?} exits {:?}: {}",
                 o.status.code(),
                 String::from_utf8_lossy(&o.stderr)
