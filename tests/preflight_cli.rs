@@ -1,5 +1,5 @@
 //! `incidex doctor FILE...` (preflight) through the built binary: golden text, JSON and SARIF
-//! for thirteen job specs written the way teams write them, each as a bad and a good variant
+//! for fifteen job specs written the way teams write them, each as a bad and a good variant
 //! (tests/fixtures/preflight/{bad,good}); the SARIF validated against the SARIF 2.1.0 schema;
 //! the exit codes and `--fail-on`; suppressions in the file, on the command line and in the
 //! config file, counted; and the inputs that must not stop the others being checked: malformed
@@ -27,6 +27,8 @@ const SPECS: &[&str] = &[
     "apptainer.sbatch",
     "kubectl-get.yaml",
     "launch.sh",
+    "sglang-statefulset.yaml",
+    "deepspeed.sbatch",
 ];
 
 struct Run {
