@@ -349,3 +349,20 @@ fn the_sarif_validator_rejects_what_is_not_sarif() {
     let wrong: serde_json::Value = serde_json::json!({ "version": "2.1.0", "runs": [{ "tool": { "driver": { "name": "x" } }, "results": [{ "level": "fatal", "message": { "text": "m" } }] }] });
     assert!(schemas.validate(&wrong, index).is_err());
 }
+
+#[test]
+fn escape_sequences_in_a_job_spec_reach_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"evil\\e]52;c;aGk=\\a\\e[2J\"\nspec:\n  containers:\n  - name: \"c\\u202e\\e[31m\"\n    image: \"img:latest\\e[H\"\n    env:\n    - name: GLOO_SOCKET_IFNAME\n      value: \"^eth\\e[1A\"\n    resources:\n      limits:\n        nvidia.com/gpu: 8\n# incidex: ignore k8s.grace.period — \u{1b}[2Jwiped\n";
+    std::fs::write(dir.path().join("evil.yaml"), pod).unwrap();
+    for format in ["text", "json", "sarif"] {
+        let out = doctor_in(dir.path(), &["evil.yaml", "--format", format], None, None);
+        assert_eq!(out.code, 3, "{format}: the crit GLOO finding is still found: {}", out.stderr);
+        for (name, text) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\u{202e}'),
+                "{format} {name}: {text:?}"
+            );
+        }
+    }
+}

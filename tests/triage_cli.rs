@@ -117,7 +117,9 @@ fn the_plain_output_says_what_was_read_and_which_lines_were_used() {
     // (README), so such a line holds the whole id and nothing after it.
     let fits = |l: &str| {
         unicode_width::UnicodeWidthStr::width(l) <= 80
-            || l.split_whitespace().next().is_some_and(|id| id.len() + (l.len() - l.trim_start().len()) > 80 - 3)
+            || l.split_whitespace()
+                .next()
+                .is_some_and(|id| id.len() + (l.len() - l.trim_start().len()) > 80 - 3)
     };
     assert!(out.lines().all(fits), "{out}");
 }
