@@ -9,7 +9,9 @@
 //! syntax (a log line like `after:3s` is text).
 
 use std::{
+    ffi::{OsStr, OsString},
     io::{IsTerminal, Read, Write},
+    os::unix::ffi::OsStrExt,
     path::Path,
 };
 
@@ -38,8 +40,36 @@ enum Input {
 
 /// Triage the arguments (or stdin) and print what they suggest.
 pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()> {
-    let input = read_input(args, engine, stdin)?;
-    let text = match &input {
+    let (input, trouble) = read_input(args, engine, stdin)?;
+    let status = answer(args, engine, &input, trouble.named > 1, out);
+    if trouble.unreadable.is_empty() && trouble.damaged == 0 {
+        return status;
+    }
+    // What was read is answered; the exit status still says that not everything was.
+    let (unreadable, damaged) = (trouble.unreadable.len(), trouble.damaged);
+    let mut parts = Vec::new();
+    if unreadable > 0 {
+        parts.push(format!(
+            "{unreadable} {} could not be read",
+            if unreadable == 1 { "input" } else { "inputs" }
+        ));
+    }
+    if damaged > 0 {
+        parts.push(format!("{damaged} {} damaged", if damaged == 1 { "was" } else { "were" }));
+    }
+    status?;
+    Err(Error::Failed(format!("{} (see the warnings above)", parts.join(" and "))))
+}
+
+/// Search what was read and print it.
+fn answer(
+    args: &TriageArgs,
+    engine: &Engine,
+    input: &Input,
+    several: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let text = match input {
         Input::Log(digest) => digest.query_text(),
         Input::Line(text) => text.clone(),
     };
@@ -56,7 +86,7 @@ pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut d
     };
     let response = engine.search(&request);
     check_errors(&response)?;
-    let digest = match &input {
+    let digest = match input {
         Input::Log(digest) => Some(digest),
         Input::Line(_) => None,
     };
@@ -73,7 +103,7 @@ pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut d
     }
     let width = text_width();
     if let Some(digest) = digest {
-        write_evidence(out, digest, width)?;
+        write_evidence(out, digest, several, width)?;
     }
     if !response.ranked {
         writeln!(out, "No taxonomy value found in the text.").map_err(stdout_error)?;
@@ -95,8 +125,51 @@ pub fn run(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read, out: &mut d
     outcome(&response)
 }
 
-/// Decide what the arguments are and read it.
-fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Result<Input> {
+/// Extensions that make a one-word argument a log file's name, whether or not it exists.
+const LOG_EXTENSIONS: [&str; 5] = [".log", ".out", ".err", ".txt", ".gz"];
+
+/// Whether `arg` names a file: `-`, anything that exists, or one word that looks like a path
+/// (with a `/`, or ending in a log's extension). A multi-line argument or one with spaces is a
+/// pasted log line or a sentence unless it exists.
+fn names_a_file(arg: &OsStr) -> bool {
+    let path = Path::new(arg);
+    if arg == "-" || path.symlink_metadata().is_ok() {
+        return true;
+    }
+    let bytes = arg.as_bytes();
+    if bytes.is_empty() || bytes.iter().any(u8::is_ascii_whitespace) {
+        return false;
+    }
+    let lower = bytes.to_ascii_lowercase();
+    bytes.contains(&b'/') || LOG_EXTENSIONS.iter().any(|ext| lower.ends_with(ext.as_bytes()))
+}
+
+/// `name` as it is shown: UTF-8 as it is, any other byte as `\xNN` (so two names that differ
+/// only in bytes that are not text still differ on the screen).
+pub fn shown_name(name: &OsStr) -> String {
+    let mut shown = String::new();
+    for chunk in name.as_bytes().utf8_chunks() {
+        shown.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            shown.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    shown
+}
+
+/// The inputs that could not be read, or were read only in part.
+#[derive(Default)]
+struct Trouble {
+    /// Named inputs that could not be opened or read at all, with why.
+    unreadable: Vec<String>,
+    /// Inputs read only up to damage.
+    damaged: usize,
+    /// Logs named (readable or not): with more than one, every line names its file.
+    named: usize,
+}
+
+/// Decide what the arguments are and read it; say on stderr what could not be read.
+fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Result<(Input, Trouble)> {
     let signatures = || engine.library().taxonomy.signatures();
     let no_text = || {
         Error::Usage(
@@ -105,41 +178,102 @@ fn read_input(args: &TriageArgs, engine: &Engine, stdin: &mut dyn Read) -> Resul
                 .into(),
         )
     };
-    let files = !args.text.is_empty() && args.text.iter().all(|a| a == "-" || Path::new(a).is_file());
-    let implicit_stdin = args.text.is_empty() && !std::io::stdin().is_terminal();
+    let files = !args.text && args.inputs.iter().any(|a| names_a_file(a));
+    let implicit_stdin = args.inputs.is_empty() && !args.text && !std::io::stdin().is_terminal();
     if files || implicit_stdin {
-        let mut reader = LogReader::new(signatures());
-        let names: Vec<&str> =
-            if args.text.is_empty() { vec!["-"] } else { args.text.iter().map(String::as_str).collect() };
-        for name in names {
-            if name == "-" {
-                reader.read("<stdin>", &mut *stdin).map_err(|e| Error::io("<stdin>", e))?;
-            } else {
-                let file = std::fs::File::open(name).map_err(|e| Error::io(name, e))?;
-                reader.read(name, file).map_err(|e| Error::io(name, e))?;
-            }
-        }
-        let digest = reader.finish();
-        // Nothing given and nothing piped (stdin empty or closed) is a usage error, as in clap.
-        if implicit_stdin && digest.bytes == 0 {
-            return Err(no_text());
-        }
-        return Ok(Input::Log(digest));
+        return read_logs(args, signatures(), stdin, implicit_stdin).map_err(|e| match e {
+            Error::NotFound(_) => no_text(),
+            e => e,
+        });
     }
-    if args.text.is_empty() {
+    if args.inputs.is_empty() {
         return Err(no_text());
     }
-    let text = args.text.join(" ");
+    let words: Vec<String> = args.inputs.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let text = words.join(" ");
     if text.trim_end().contains('\n') {
         let mut reader = LogReader::new(signatures());
         reader.read_text("<text>", &text).map_err(|e| Error::io("<text>", e))?;
-        return Ok(Input::Log(reader.finish()));
+        return Ok((Input::Log(reader.finish()), Trouble::default()));
     }
-    Ok(Input::Line(text))
+    Ok((Input::Line(text), Trouble::default()))
+}
+
+/// Read every argument (or stdin when there is none) as a log. One that cannot be read is a
+/// warning while another can; when none can, the first failure is the error.
+fn read_logs<'a>(
+    args: &TriageArgs,
+    signatures: impl IntoIterator<Item = &'a str>,
+    stdin: &mut dyn Read,
+    implicit_stdin: bool,
+) -> Result<(Input, Trouble)> {
+    let mut reader = LogReader::new(signatures);
+    let mut trouble = Trouble { named: args.inputs.len(), ..Trouble::default() };
+    let mut first_error = None;
+    let mut read_any = false;
+    let dash = OsString::from("-");
+    let names: Vec<&OsStr> = if args.inputs.is_empty() {
+        vec![dash.as_os_str()]
+    } else {
+        args.inputs.iter().map(OsString::as_os_str).collect()
+    };
+    for name in names {
+        let result = if name == "-" {
+            reader.read("<stdin>", &mut *stdin).map_err(|e| Error::io("<stdin>", e))
+        } else {
+            let shown = shown_name(name);
+            open_log(Path::new(name))
+                .and_then(|file| reader.read(&shown, file))
+                .map_err(|e| Error::io(&shown, e))
+        };
+        match result {
+            Ok(()) => read_any = true,
+            Err(e) => {
+                trouble.unreadable.push(e.to_string());
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    let digest = reader.finish();
+    for damage in &digest.damaged {
+        warn(&damage.to_string());
+    }
+    trouble.damaged = digest.damaged.len();
+    if !read_any {
+        return Err(first_error.unwrap_or_else(|| Error::NotFound("nothing to read".into())));
+    }
+    for problem in &trouble.unreadable {
+        warn(problem);
+    }
+    // Nothing given and nothing piped (stdin empty or closed) is a usage error, as in clap.
+    if implicit_stdin && digest.bytes == 0 {
+        return Err(Error::NotFound("nothing piped".into()));
+    }
+    Ok((Input::Log(digest), trouble))
+}
+
+/// Open `path` to read as a log: a file, a FIFO, a device, `/dev/fd/N`; not a directory.
+fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
+    let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            std::io::Error::new(e.kind(), "no such file (to triage the words as text, give --text)")
+        }
+        _ => e,
+    })?;
+    if metadata.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "it is a directory"));
+    }
+    std::fs::File::open(path)
+}
+
+/// A warning on stderr; a stderr that cannot be written is not an error.
+fn warn(line: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "incidex: warning: {}", crate::support::safe_out::escape(line));
 }
 
 /// "Read 20,412 lines (2.1 MB); these 4 lines stood out:", then each line with its number.
-fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<()> {
+fn write_evidence(out: &mut dyn Write, digest: &Digest, several: bool, width: usize) -> Result<()> {
     let size = bytes(digest.bytes);
     let lines = match digest.lines {
         1 => "1 line".to_string(),
@@ -158,7 +292,8 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, width: usize) -> Result<
     for line in textwrap::wrap(&head, width) {
         writeln!(out, "{line}").map_err(stdout_error)?;
     }
-    let several = digest.evidence.iter().any(|e| e.source != digest.evidence[0].source);
+    // With several inputs every line names its own, even when they all came from one.
+    let several = several || digest.sources > 1;
     for e in &digest.evidence {
         let at = if several { format!("{}:{}", e.source, e.line) } else { format!("L{}", e.line) };
         let times =

@@ -80,3 +80,27 @@ fn an_export_keeps_the_replaced_files_mode_and_respects_the_umask() {
     assert_eq!(mode(&kept), 0o640, "the replaced file's mode");
     assert!(std::fs::read_to_string(&kept).unwrap().contains("- [ ] "));
 }
+
+#[test]
+fn triage_reads_a_fifo_so_its_writer_finishes() {
+    let home = tempfile::tempdir().unwrap();
+    let fifo = home.path().join("job.log");
+    mkfifo(&fifo);
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            // Opening blocks until the reader opens it: a triage that never opens the FIFO
+            // leaves this thread blocked, and the join below fails the test by the timeout.
+            std::fs::write(&fifo, "ok\nNVRM: Xid (PCI:0000:b3:00): 79, GPU has fallen off the bus.\n")
+        })
+    };
+    let o = output(incidex(home.path()).args(["triage", fifo.to_str().unwrap()]));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).starts_with("Read 2 lines"), "{}", text(&o.stdout));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !writer.is_finished() {
+        assert!(std::time::Instant::now() < deadline, "the FIFO's writer is still blocked");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    writer.join().unwrap().unwrap();
+}
