@@ -13,6 +13,11 @@ use std::{
     io::{IsTerminal, Read, Write},
     os::unix::ffi::OsStrExt,
     path::Path,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
 };
 
 use crate::{
@@ -26,7 +31,10 @@ use crate::{
     },
     logs::{Digest, LogReader},
     search::{Engine, Request},
-    support::error::{Error, Result},
+    support::{
+        error::{Error, Result},
+        progress::StderrBar,
+    },
     text::numbers::{bytes, thousands},
 };
 
@@ -207,7 +215,13 @@ fn read_logs<'a>(
     stdin: &mut dyn Read,
     implicit_stdin: bool,
 ) -> Result<(Input, Trouble)> {
-    let mut reader = LogReader::new(signatures);
+    // A read that takes over a second shows how far it is on stderr (a terminal only).
+    let bar = Arc::new(StderrBar::new().after(Duration::from_secs(1)));
+    let at = Arc::new(Reading::default());
+    let mut reader = LogReader::new(signatures).on_block({
+        let (bar, at) = (bar.clone(), at.clone());
+        move || bar.report_line(|| at.line())
+    });
     let mut trouble = Trouble { named: args.inputs.len(), ..Trouble::default() };
     let mut first_error = None;
     let mut read_any = false;
@@ -219,13 +233,21 @@ fn read_logs<'a>(
     };
     for name in names {
         let result = if name == "-" {
-            reader.read("<stdin>", &mut *stdin).map_err(|e| Error::io("<stdin>", e))
+            at.start("<stdin>", 0);
+            reader
+                .read("<stdin>", Counted { inner: &mut *stdin, at: &at })
+                .map_err(|e| Error::io("<stdin>", e))
         } else {
             let shown = shown_name(name);
             open_log(Path::new(name))
-                .and_then(|file| reader.read(&shown, file))
+                .and_then(|file| {
+                    let size = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
+                    at.start(&shown, size);
+                    reader.read(&shown, Counted { inner: file, at: &at })
+                })
                 .map_err(|e| Error::io(&shown, e))
         };
+        bar.finish();
         match result {
             Ok(()) => read_any = true,
             Err(e) => {
@@ -250,6 +272,56 @@ fn read_logs<'a>(
         return Err(Error::NotFound("nothing piped".into()));
     }
     Ok((Input::Log(digest), trouble))
+}
+
+/// How far the read of the current input is, for the progress line.
+#[derive(Default)]
+struct Reading {
+    name: Mutex<String>,
+    done: AtomicU64,
+    /// Its size (0: not known, a stream).
+    total: AtomicU64,
+}
+
+impl Reading {
+    fn start(&self, name: &str, total: u64) {
+        if let Ok(mut n) = self.name.lock() {
+            *n = name.to_string();
+        }
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(total, Ordering::Relaxed);
+    }
+
+    /// `incidex: reading job.log: 1.2 GB of 4.0 GB (30%)`, or for a stream `incidex: reading
+    /// <stdin>: 1.2 GB`.
+    fn line(&self) -> String {
+        let name = self.name.lock().map(|n| n.clone()).unwrap_or_default();
+        let (done, total) = (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed));
+        progress_line(&name, done, total)
+    }
+}
+
+/// See [`Reading::line`].
+fn progress_line(name: &str, done: u64, total: u64) -> String {
+    if total == 0 || done > total {
+        return format!("incidex: reading {name}: {}", bytes(done));
+    }
+    let percent = done.saturating_mul(100) / total;
+    format!("incidex: reading {name}: {} of {} ({percent}%)", bytes(done), bytes(total))
+}
+
+/// A reader that counts the bytes read from it (before any decompression).
+struct Counted<'a, R> {
+    inner: R,
+    at: &'a Reading,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.at.done.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// Open `path` to read as a log: a file, a FIFO, a device, `/dev/fd/N`; not a directory.
@@ -303,4 +375,36 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, several: bool, width: us
     }
     writeln!(out).map_err(stdout_error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_says_how_much_of_what_was_read() {
+        assert_eq!(
+            progress_line("job.log", 1_200_000_000, 4_000_000_000),
+            "incidex: reading job.log: 1.2 GB of 4.0 GB (30%)"
+        );
+        assert_eq!(progress_line("<stdin>", 12_300_000, 0), "incidex: reading <stdin>: 12.3 MB");
+    }
+
+    #[test]
+    fn a_name_names_a_file_when_it_looks_like_one() {
+        for (arg, file) in [
+            ("-", true),
+            ("slurm-81234.out", true),
+            ("JOB.LOG", true),
+            ("logs/rank0", true),
+            ("dmesg.txt", true),
+            ("NCCL", false),
+            ("NVRM:", false),
+            ("timeout after /x/y.py", false),
+            ("", false),
+        ] {
+            assert_eq!(names_a_file(OsStr::new(arg)), file, "{arg:?}");
+        }
+        assert_eq!(shown_name(OsStr::from_bytes(b"rank\xff.log")), "rank\\xff.log");
+    }
 }

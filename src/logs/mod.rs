@@ -517,6 +517,37 @@ mod tests {
     }
 
     #[test]
+    fn blank_runs_and_repeated_lines_keep_their_numbers_and_counts() {
+        let mut log = "\n".repeat(1000);
+        log.push_str(&"x\n".repeat(1000));
+        log.push_str(&" \t \r\n".repeat(500));
+        log.push_str("ERROR: boom\n");
+        log.push_str(&"ERROR: boom\n".repeat(3));
+        log.push_str(
+            "Traceback (most recent call last):\n\n  File \"a.py\", line 1\n  File \"a.py\", line 1\n",
+        );
+        log.push_str("ValueError: bad\n");
+        log.push_str(&"x\n\n".repeat(10));
+        let read = |threads: usize, block: usize| {
+            let mut reader = LogReader::new([]).with_threads(threads, block);
+            reader.read("job.log", log.as_bytes()).unwrap();
+            reader.finish()
+        };
+        let d = read(1, usize::MAX);
+        assert_eq!(d.lines, log.lines().count() as u64);
+        let at = |text: &str| d.evidence.iter().find(|e| e.text == text).map(|e| (e.line, e.count));
+        assert_eq!(at("ValueError: bad"), Some((2509, 1)), "{d:#?}");
+        assert_eq!(at("ERROR: boom"), Some((2501, 4)), "{d:#?}");
+        for (threads, block) in [(1, 7), (2, 64), (3, 1000), (4, 4096)] {
+            assert_eq!(read(threads, block), d, "{threads} threads of {block}");
+        }
+        let quiet = "\n\n\nstep 1\n\n\n   \nstep 2\n\n \n";
+        let d = digest(quiet);
+        let tail: Vec<(u64, &str)> = d.evidence.iter().map(|e| (e.line, e.text.as_str())).collect();
+        assert_eq!(tail, [(4, "step 1"), (8, "step 2")]);
+    }
+
+    #[test]
     fn a_cancelled_read_ends_with_interrupted() {
         let flag = Arc::new(AtomicBool::new(true));
         let mut reader = LogReader::new([]).with_threads(2, 64).cancelled_by(flag);

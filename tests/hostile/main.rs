@@ -15,6 +15,7 @@ mod cache;
 mod echo;
 mod exits;
 mod files;
+mod large;
 mod library;
 mod support;
 mod terminal;
