@@ -190,6 +190,14 @@ pub(crate) fn read_facets(
         let mut repeats: Vec<(String, usize, usize)> = Vec::new();
         let mut repeated: HashMap<String, usize> = HashMap::new();
         for value in values {
+            // An empty value is a slip ("Not a component, , NCCL" on every case), not a value.
+            if value.value.trim().is_empty() {
+                ctx.error(
+                    value.offset,
+                    format!("an empty {} value: name one or remove the \"\"", kind.label().to_lowercase()),
+                );
+                continue;
+            }
             let name = facet_value(ctx, taxonomy, policy, kind, &value, &mut unknown);
             if seen.insert(name.clone()) {
                 names.push(name);

@@ -6,7 +6,8 @@
 //! - [`progress`]: progress of long work, for a bar on stderr or a gauge in the terminal UI;
 //! - [`toml_fields`]: typed, positioned reading of TOML tables;
 //! - [`export`]: writing a file atomically, never over one unless asked;
-//! - [`safe_out`]: the one writer for what the command line prints, escaping every control.
+//! - [`safe_out`]: the one writer for what the command line prints, escaping every control;
+//! - [`small_file`]: reading a settings file, only a regular one and only up to a limit.
 //!
 //! May use: [`crate::text`] and plain crates.
 
@@ -15,4 +16,5 @@ pub mod error;
 pub mod export;
 pub mod progress;
 pub mod safe_out;
+pub mod small_file;
 pub mod toml_fields;
