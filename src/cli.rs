@@ -170,12 +170,16 @@ pub struct SearchArgs {
 /// `incidex triage`.
 #[derive(Debug, Args)]
 pub struct TriageArgs {
-    /// Log files (plain or gzip, any size), `-` for stdin (`dmesg | incidex triage -`), or a
-    /// sentence or log line. When every argument is an existing file or `-`, the files are read
-    /// as logs; otherwise the words are the text. Inline filter syntax is not read here: a log
-    /// line is taken as it is.
+    /// Log files (plain or gzip, UTF-8 or UTF-16, any size; FIFOs and `/dev/fd/N` too), `-`
+    /// for stdin (`dmesg | incidex triage -`), or a sentence or log line. When an argument names
+    /// a file (it exists, is `-`, or is one word with a `/` or ending in .log, .out, .err, .txt
+    /// or .gz), every argument is read as a log; otherwise the words are the text. Inline filter
+    /// syntax is not read here: a log line is taken as it is.
     #[arg(value_name = "FILE | - | TEXT")]
-    pub text: Vec<String>,
+    pub inputs: Vec<std::ffi::OsString>,
+    /// Take the arguments as text, even those that name files.
+    #[arg(long)]
+    pub text: bool,
     /// Only cases under these filters.
     #[command(flatten)]
     pub filters: FilterArgs,

@@ -238,12 +238,25 @@ fn problems(
     }
 }
 
-/// Print `problems` on stderr, one line each.
+/// Problems in the user's files printed before a command's answer, at most: the rest are
+/// counted, and `incidex check` lists them all.
+const MAX_PROBLEMS_SHOWN: usize = 10;
+
+/// Print `problems` on stderr, one line each: the warnings about the cache, then the first
+/// [`MAX_PROBLEMS_SHOWN`] problems in the user's files and how many more there are.
 fn print_problems(problems: &Problems) {
     for warning in &problems.warnings {
         say(format_args!("incidex: warning: {warning}"));
     }
-    for diagnostic in &problems.diagnostics {
+    for diagnostic in problems.diagnostics.iter().take(MAX_PROBLEMS_SHOWN) {
         say(format_args!("incidex: {diagnostic}"));
+    }
+    let more = problems.diagnostics.len().saturating_sub(MAX_PROBLEMS_SHOWN);
+    if more > 0 {
+        let problems = if more == 1 { "problem" } else { "problems" };
+        say(format_args!(
+            "incidex: ... and {} more {problems} in your library files (`incidex check` lists them all)",
+            incidex::text::numbers::thousands(more)
+        ));
     }
 }

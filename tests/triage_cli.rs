@@ -194,3 +194,189 @@ fn short_queries_rank_what_they_name_above_generic_words() {
         json(&run(&["search", "NCCL timeout after 30 minutes", "--json", "--all", "--limit", "1"], None));
     assert_eq!(all["total"].as_u64(), Some(total + weaker));
 }
+
+/// A log whose failure is on line 2.
+const XID_LOG: &str =
+    "ok\nNVRM: Xid (PCI:0000:b3:00): 79, pid=1, name=python, GPU has fallen off the bus.\nstep 3\n";
+
+fn run_os(args: &[&std::ffi::OsStr]) -> Output {
+    command(&[])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_mistyped_log_name_or_a_directory_is_an_error_naming_it_not_text() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let missing = dir.path().join("slurm-81234.out");
+    for arg in ["slurm-81234.out", "logs/rank0", "dmesg.txt", "job.log.gz"] {
+        let o = run(&["triage", arg], None);
+        assert_eq!(o.status.code(), Some(1), "{arg}: {}", stdout(&o));
+        assert!(o.stdout.is_empty(), "{arg}: nothing searched: {}", stdout(&o));
+        assert!(stderr(&o).contains(&format!("{arg}: no such file")), "{arg}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--text"), "the way to mean text: {}", stderr(&o));
+    }
+    let o = run(&["triage", dir.path().to_str().expect("path")], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    // With --text the same words are text.
+    let o = run(&["triage", "--text", missing.to_str().expect("path")], None);
+    assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("no such file"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_unreadable_log_beside_readable_ones_is_named_and_the_rest_is_triaged() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let good = dir.path().join("rank0.log");
+    std::fs::write(&good, XID_LOG).expect("write");
+    let missing = dir.path().join("rank1.log");
+    let o = run(
+        &[
+            "triage",
+            missing.to_str().expect("path"),
+            good.to_str().expect("path"),
+            dir.path().to_str().expect("path"),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "the exit status says not all was read");
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(out.contains(&format!("{}:2 ", good.display())), "the readable log is triaged: {out}");
+    assert!(out.contains("Best cases"), "{out}");
+    assert!(err.contains(&format!("warning: {}: no such file", missing.display())), "{err}");
+    assert!(err.contains("is a directory"), "{err}");
+    assert!(err.contains("2 inputs could not be read"), "{err}");
+}
+
+#[test]
+fn a_log_whose_name_is_not_utf8_is_read_and_so_are_its_neighbours() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let odd = dir.path().join(std::ffi::OsStr::from_bytes(b"rank\xff.log"));
+    std::fs::write(&odd, XID_LOG).expect("write");
+    let plain = dir.path().join("rank0.log");
+    std::fs::write(&plain, "step 1\nstep 2\n").expect("write");
+    let o = run_os(&["triage".as_ref(), odd.as_os_str(), plain.as_os_str()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Read 5 lines"), "both logs read: {out}");
+    assert!(out.contains("rank\\xff.log:2 "), "the name with its odd byte shown: {out}");
+}
+
+#[test]
+fn dev_fd_is_read_as_a_stream() {
+    let o = run(&["triage", "/dev/fd/0"], Some(XID_LOG.as_bytes()));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("Read 3 lines"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("L2 "), "{}", stdout(&o));
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).expect("compress");
+    gz.finish().expect("compress")
+}
+
+#[test]
+fn a_damaged_gzip_log_keeps_what_was_read_and_says_what_was_not() {
+    // The failure early on, then 100,000 lines of noise.
+    let mut log = String::from(XID_LOG);
+    for i in 0..100_000 {
+        log.push_str(&format!("step {i} loss 2.{i}\n"));
+    }
+    let whole = gzip(log.as_bytes());
+    let truncated = whole[..whole.len() / 10].to_vec();
+    let mut bad_crc = whole.clone();
+    let at = bad_crc.len() - 8;
+    bad_crc[at] ^= 0xff;
+    let mut trailing_zeros = whole.clone();
+    trailing_zeros.extend_from_slice(&[0; 4096]);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (name, bytes, full) in [
+        ("truncated.log.gz", truncated, false),
+        ("crc.log.gz", bad_crc, true),
+        ("zeros.log.gz", trailing_zeros, true),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("write");
+        let o = run(&["triage", path.to_str().expect("path")], None);
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(1), "{name}: {out}{err}");
+        assert!(out.contains("L2 ") && out.contains("GPU has fallen off the bus"), "{name}: {out}");
+        assert!(out.contains("Best cases"), "{name}: {out}");
+        assert!(err.contains(&format!("warning: {}: the gzip stream", path.display())), "{name}: {err}");
+        if full {
+            assert!(out.contains("Read 100,003 lines"), "{name}: the whole body: {out}");
+        } else {
+            assert!(err.contains("ends early"), "{name}: {err}");
+        }
+        let o = run(&["triage", "--json", path.to_str().expect("path")], None);
+        let v = json(&o);
+        assert_eq!(v["read"]["damaged"][0]["source"], path.to_str().expect("path"), "{name}: {v}");
+    }
+}
+
+#[test]
+fn utf16_logs_with_and_without_a_bom_are_decoded() {
+    let text = XID_LOG.replace('\n', "\r\n");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (name, little, bom) in
+        [("le-bom.log", true, true), ("be-bom.log", false, true), ("le.log", true, false)]
+    {
+        let mut bytes: Vec<u8> = match (bom, little) {
+            (false, _) => Vec::new(),
+            (true, true) => vec![0xff, 0xfe],
+            (true, false) => vec![0xfe, 0xff],
+        };
+        for u in text.encode_utf16() {
+            bytes.extend_from_slice(&if little { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("write");
+        let o = run(&["triage", "--json", path.to_str().expect("path")], None);
+        let v = json(&o);
+        assert_eq!(v["read"]["lines"], 3, "{name}: {v}");
+        assert_eq!(v["evidence"][0]["line"], 2, "{name}: {v}");
+        assert!(v["evidence"][0]["text"].as_str().expect("text").starts_with("NVRM: Xid"), "{name}: {v}");
+    }
+}
+
+#[test]
+fn a_log_whose_lines_end_in_cr_alone_has_a_number_for_each_line() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("console.log");
+    std::fs::write(&path, XID_LOG.replace('\n', "\r")).expect("write");
+    let o = run(&["triage", "--json", path.to_str().expect("path")], None);
+    let v = json(&o);
+    assert_eq!(v["read"]["lines"], 3, "{v}");
+    assert_eq!(v["evidence"][0]["line"], 2, "{v}");
+}
+
+#[test]
+fn every_line_names_its_file_when_several_logs_say_the_same() {
+    // The same failure in every rank's log is one line of evidence: it still names its file.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut args = vec!["triage".to_string()];
+    for rank in 0..4 {
+        let path = dir.path().join(format!("rank{rank}.log"));
+        std::fs::write(&path, XID_LOG).expect("write");
+        args.push(path.to_str().expect("path").to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let first = dir.path().join("rank0.log");
+    assert!(out.contains(&format!("  {}:2 ", first.display())), "{out}");
+    assert!(!out.contains(" L2 "), "{out}");
+}

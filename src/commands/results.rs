@@ -239,6 +239,9 @@ struct ReadJson {
     lines: u64,
     bytes: u64,
     stood_out: bool,
+    /// Inputs that ended early (damaged): what was read before is triaged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    damaged: Vec<crate::logs::Damage>,
 }
 
 #[derive(Debug, Serialize)]
@@ -257,7 +260,12 @@ impl LogJson {
     /// The JSON of `digest`, each line with the values it names.
     pub fn new(digest: &Digest, engine: &Engine) -> LogJson {
         LogJson {
-            read: ReadJson { lines: digest.lines, bytes: digest.bytes, stood_out: digest.stood_out() },
+            read: ReadJson {
+                lines: digest.lines,
+                bytes: digest.bytes,
+                stood_out: digest.stood_out(),
+                damaged: digest.damaged.clone(),
+            },
             evidence: digest
                 .evidence
                 .iter()

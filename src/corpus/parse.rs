@@ -5,7 +5,10 @@
 //! in the taxonomy, an id that differs from the file name, a non-http source, control characters)
 //! is reported and the case still loads — sanitized — so one typo never hides a whole report.
 
-use std::path::Path;
+use std::{
+    collections::{HashMap, HashSet},
+    path::Path,
+};
 
 use crate::taxonomy::FacetKind;
 use crate::{
@@ -113,12 +116,13 @@ fn read_case(
         let origin = item.required_str(ctx, "origin").and_then(|o| {
             enum_value(ctx, &o, "origin", "report or editorial", o.value.parse::<ItemOrigin>().ok())
         });
+        let mut unknown = Unknown::default();
         let components: Vec<String> = item
             .str_list(ctx, "components", false, false)
             .unwrap_or_default()
             .into_iter()
             .map(|c| {
-                let name = facet_value(ctx, taxonomy, policy, FacetKind::Component, &c);
+                let name = facet_value(ctx, taxonomy, policy, FacetKind::Component, &c, &mut unknown);
                 if !facets.contains(FacetKind::Component, &name) {
                     ctx.error(
                         c.offset,
@@ -128,6 +132,7 @@ fn read_case(
                 name
             })
             .collect();
+        unknown.finish(ctx, policy);
         item.finish(ctx);
         if let (Some(text), Some(kind), Some(origin)) = (text, kind, origin) {
             action_items.push(ActionItem { text: text.value, kind, origin, components });
@@ -173,25 +178,82 @@ pub(crate) fn read_facets(
     required: bool,
 ) -> Facets {
     let mut facets = Facets::default();
+    let mut unknown = Unknown::default();
     for kind in FacetKind::ALL {
         let non_empty = required && kind != FacetKind::ContributingFactor;
         let values = fields.str_list(ctx, kind.case_field(), required, non_empty).unwrap_or_default();
         let mut names: Vec<String> = Vec::new();
+        // A set beside the list: a list of 200,000 values is checked for repeats in one pass.
+        let mut seen: HashSet<String> = HashSet::new();
+        // (value, where it is first repeated, how many times it is listed), in order, and each
+        // repeated value's place in that list.
+        let mut repeats: Vec<(String, usize, usize)> = Vec::new();
+        let mut repeated: HashMap<String, usize> = HashMap::new();
         for value in values {
-            let name = facet_value(ctx, taxonomy, policy, kind, &value);
-            if names.contains(&name) {
-                ctx.report(
+            // An empty value is a slip ("Not a component, , NCCL" on every case), not a value.
+            if value.value.trim().is_empty() {
+                ctx.error(
                     value.offset,
-                    Severity::Warning,
-                    format!("{} '{}' is listed twice", kind.label(), name),
+                    format!("an empty {} value: name one or remove the \"\"", kind.label().to_lowercase()),
                 );
-            } else {
-                names.push(name);
+                continue;
             }
+            let name = facet_value(ctx, taxonomy, policy, kind, &value, &mut unknown);
+            if seen.insert(name.clone()) {
+                names.push(name);
+            } else {
+                match repeated.get(&name) {
+                    Some(&at) => repeats[at].2 += 1,
+                    None => {
+                        repeated.insert(name.clone(), repeats.len());
+                        repeats.push((name, value.offset, 2));
+                    }
+                }
+            }
+        }
+        // Each value listed more than once is one warning, at its first repeat, with the count.
+        for (name, offset, times) in repeats.drain(..) {
+            let times = if times == 2 { "twice".to_string() } else { format!("{times} times") };
+            ctx.report(offset, Severity::Warning, format!("{} '{name}' is listed {times}", kind.label()));
         }
         facets.set(kind, names);
     }
+    unknown.finish(ctx, policy);
     facets
+}
+
+/// Values of a file listed as not in the taxonomy, each with the nearest values, at most.
+pub(crate) const MAX_UNKNOWN_LISTED: usize = 20;
+
+/// The values of one file that are not in the taxonomy: the first [`MAX_UNKNOWN_LISTED`] are
+/// reported one by one with the nearest values; the rest are counted, reported once, and not
+/// compared with the taxonomy (a front matter of 50,000 unknown values loads in linear time).
+#[derive(Debug, Default)]
+pub(crate) struct Unknown {
+    listed: usize,
+    more: usize,
+    first_more: Option<usize>,
+}
+
+impl Unknown {
+    /// Report the values counted and not listed, in one diagnostic.
+    pub(crate) fn finish(self, ctx: &mut Ctx, policy: FacetPolicy) {
+        if let Some(offset) = self.first_more {
+            let severity = match policy {
+                FacetPolicy::Strict => Severity::Error,
+                FacetPolicy::Lenient => Severity::Warning,
+            };
+            let values = if self.more == 1 { "value" } else { "values" };
+            ctx.report(
+                offset,
+                severity,
+                format!(
+                    "... and {} more {values} not in the taxonomy (the first {} are listed)",
+                    self.more, self.listed
+                ),
+            );
+        }
+    }
 }
 
 /// The `[[sources]]` of a case file or a postmortem's front matter; `required` makes a missing or
@@ -302,6 +364,7 @@ pub(crate) fn facet_value(
     policy: FacetPolicy,
     kind: FacetKind,
     text: &Text,
+    unknown: &mut Unknown,
 ) -> String {
     let written = crate::text::one_line(&text.value);
     if let Some(v) = taxonomy.get(kind, &written) {
@@ -314,6 +377,12 @@ pub(crate) fn facet_value(
         }
         return v.name.clone();
     }
+    if unknown.listed >= MAX_UNKNOWN_LISTED {
+        unknown.more += 1;
+        unknown.first_more.get_or_insert(text.offset);
+        return written;
+    }
+    unknown.listed += 1;
     let nearest: Vec<String> =
         taxonomy.nearest(kind, &written, 3).into_iter().map(|v| v.name.clone()).collect();
     let severity = match policy {

@@ -18,6 +18,7 @@
 //! once, each thread into a `tally::Tally` of its own, merged at the end: a gigabyte takes a
 //! few seconds, and the digest is the very one a single pass gives.
 
+pub mod decode;
 pub mod line;
 pub mod ranks;
 pub mod salience;
@@ -34,6 +35,7 @@ use std::{
 };
 
 use self::{
+    decode::{CrLines, Encoding, Salvage, Utf16},
     salience::Salience,
     split::{Block, Stream},
     tally::Tally,
@@ -90,6 +92,41 @@ pub struct Digest {
     /// The lines that stood out, most telling first; when none did, the last lines of the input
     /// (with a score of 0).
     pub evidence: Vec<Evidence>,
+    /// Inputs read (a line's place names its input when there were several).
+    pub sources: usize,
+    /// Inputs that ended early, damaged: what was read before is in the digest.
+    pub damaged: Vec<Damage>,
+}
+
+/// An input that could not be read to its end: what was read before the damage counts.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Damage {
+    /// The input (as named to [`LogReader::read`]).
+    pub source: String,
+    /// Lines read from it before the damage.
+    pub lines: u64,
+    /// What was wrong, in words ("the gzip stream ends early", an I/O error).
+    pub error: String,
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let lines = match self.lines {
+            1 => "1 line".to_string(),
+            n => format!("{} lines", crate::text::numbers::thousands(n as usize)),
+        };
+        write!(f, "{}: {}; triaged the {lines} read before it", self.source, self.error)
+    }
+}
+
+/// What a read error means to the user.
+fn damage_words(error: &io::Error, gzip: bool) -> String {
+    match error.kind() {
+        io::ErrorKind::UnexpectedEof if gzip => "the gzip stream ends early (truncated)".to_string(),
+        io::ErrorKind::UnexpectedEof => "the input ends early".to_string(),
+        _ if gzip => format!("the gzip stream is damaged ({error})"),
+        _ => format!("read error ({error})"),
+    }
 }
 
 impl Digest {
@@ -114,7 +151,6 @@ impl Digest {
 /// An input is cut into blocks of whole lines (`split`) that several threads read at once,
 /// each into a `Tally` of its own; the tallies are merged when the input ends. The digest is
 /// the same as reading the input in one pass (`tests` compare the two).
-#[derive(Debug)]
 pub struct LogReader {
     salience: Salience,
     sources: Vec<String>,
@@ -124,6 +160,19 @@ pub struct LogReader {
     threads: usize,
     block_bytes: usize,
     cancel: Option<Arc<AtomicBool>>,
+    damaged: Vec<Damage>,
+    on_block: Option<Box<dyn Fn() + Sync + Send>>,
+}
+
+impl std::fmt::Debug for LogReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogReader")
+            .field("sources", &self.sources)
+            .field("lines", &self.lines)
+            .field("bytes", &self.bytes)
+            .field("damaged", &self.damaged)
+            .finish_non_exhaustive()
+    }
 }
 
 impl LogReader {
@@ -140,7 +189,16 @@ impl LogReader {
             threads: cores.min(MAX_THREADS),
             block_bytes: BLOCK_BYTES,
             cancel: None,
+            damaged: Vec::new(),
+            on_block: None,
         }
+    }
+
+    /// Call `tick` after each block of lines is cut from the input (about every megabyte, on
+    /// the reading thread): a caller that counts the bytes it hands in can show progress.
+    pub fn on_block(mut self, tick: impl Fn() + Sync + Send + 'static) -> LogReader {
+        self.on_block = Some(Box::new(tick));
+        self
     }
 
     /// Read on `threads` threads (1: on the calling thread only), in blocks of about
@@ -159,15 +217,54 @@ impl LogReader {
     }
 
     /// Read one whole input named `source`, gzip or plain (told by its first bytes, not its
-    /// name). Invalid UTF-8 is replaced; a line longer than [`MAX_LINE_BYTES`] is cut.
+    /// name), UTF-8 or UTF-16 (told by a BOM or by its NULs), its lines ending in a newline or
+    /// in CR alone. Invalid UTF-8 is replaced; a line longer than [`MAX_LINE_BYTES`] is cut.
+    ///
+    /// An input that is damaged (a truncated or corrupt gzip stream, a read error half way) is
+    /// not an error: what was read before the damage is kept, and the damage is listed in the
+    /// digest ([`Digest::damaged`]). The one error is [`io::ErrorKind::Interrupted`], when the
+    /// reading was cancelled.
     pub fn read(&mut self, source: &str, input: impl Read) -> io::Result<()> {
-        let mut buffered = BufReader::with_capacity(256 << 10, input);
-        let gzip = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-        if gzip {
-            let decoder = flate2::bufread::MultiGzDecoder::new(buffered);
-            self.read_lines(source, BufReader::with_capacity(256 << 10, decoder), false)
-        } else {
-            self.read_lines(source, buffered, false)
+        let lines_before = self.lines;
+        let mut raw = Salvage::new(input);
+        let (result, decode_error, gzip) = {
+            let mut buffered = BufReader::with_capacity(256 << 10, &mut raw);
+            let gzip = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+            if gzip {
+                let mut decoded = Salvage::new(flate2::bufread::MultiGzDecoder::new(buffered));
+                let result = self.read_decoded(source, BufReader::with_capacity(256 << 10, &mut decoded));
+                (result, decoded.take_error(), true)
+            } else {
+                (self.read_decoded(source, buffered), None, false)
+            }
+        };
+        // A read error under the decompressor shows as a truncated stream: the cause is the
+        // read error.
+        if let Some(error) = raw.take_error().or(decode_error) {
+            let lines = self.lines - lines_before;
+            self.damaged.push(Damage {
+                source: source.to_string(),
+                lines,
+                error: damage_words(&error, gzip),
+            });
+        }
+        result
+    }
+
+    /// Read `input` (decompressed) as text: UTF-16 decoded, CR-only line ends made newlines.
+    fn read_decoded(&mut self, source: &str, mut input: impl BufRead) -> io::Result<()> {
+        let head = input.fill_buf()?;
+        match decode::sniff(head) {
+            Encoding::Utf16 { little, bom } => {
+                if bom {
+                    input.consume(2);
+                }
+                self.read_lines(source, BufReader::with_capacity(256 << 10, Utf16::new(input, little)), false)
+            }
+            Encoding::Bytes if decode::cr_only(head) => {
+                self.read_lines(source, BufReader::with_capacity(256 << 10, CrLines::new(input)), false)
+            }
+            Encoding::Bytes => self.read_lines(source, input, false),
         }
     }
 
@@ -185,7 +282,13 @@ impl LogReader {
         self.sources.push(source.to_string());
         let source = self.sources.len() - 1;
         let cancel = self.cancel.clone();
-        let cancelled = move || cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
+        let on_block = self.on_block.take();
+        let cancelled = || {
+            if let Some(tick) = &on_block {
+                tick();
+            }
+            cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
+        };
         let stream = if self.threads <= 1 || small {
             let (salience, tally) = (&self.salience, &mut self.tally);
             split::split(&mut input, source, self.block_bytes, Vec::new, |block| {
@@ -195,6 +298,7 @@ impl LogReader {
         } else {
             self.read_in_parallel(&mut input, source, &cancelled)?
         };
+        self.on_block = on_block;
         self.lines += stream.lines;
         self.bytes += stream.bytes;
         if stream.stopped {
@@ -299,7 +403,14 @@ impl LogReader {
                 })
                 .collect();
         }
-        Digest { lines: self.lines, bytes: self.bytes, templates: self.tally.templates(), evidence }
+        Digest {
+            lines: self.lines,
+            bytes: self.bytes,
+            templates: self.tally.templates(),
+            evidence,
+            sources: self.sources.len(),
+            damaged: self.damaged,
+        }
     }
 }
 
@@ -409,6 +520,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn blank_runs_and_repeated_lines_keep_their_numbers_and_counts() {
+        let mut log = "\n".repeat(1000);
+        log.push_str(&"x\n".repeat(1000));
+        log.push_str(&" \t \r\n".repeat(500));
+        log.push_str("ERROR: boom\n");
+        log.push_str(&"ERROR: boom\n".repeat(3));
+        log.push_str(
+            "Traceback (most recent call last):\n\n  File \"a.py\", line 1\n  File \"a.py\", line 1\n",
+        );
+        log.push_str("ValueError: bad\n");
+        log.push_str(&"x\n\n".repeat(10));
+        let read = |threads: usize, block: usize| {
+            let mut reader = LogReader::new([]).with_threads(threads, block);
+            reader.read("job.log", log.as_bytes()).unwrap();
+            reader.finish()
+        };
+        let d = read(1, usize::MAX);
+        assert_eq!(d.lines, log.lines().count() as u64);
+        let at = |text: &str| d.evidence.iter().find(|e| e.text == text).map(|e| (e.line, e.count));
+        assert_eq!(at("ValueError: bad"), Some((2509, 1)), "{d:#?}");
+        assert_eq!(at("ERROR: boom"), Some((2501, 4)), "{d:#?}");
+        for (threads, block) in [(1, 7), (2, 64), (3, 1000), (4, 4096)] {
+            assert_eq!(read(threads, block), d, "{threads} threads of {block}");
+        }
+        let quiet = "\n\n\nstep 1\n\n\n   \nstep 2\n\n \n";
+        let d = digest(quiet);
+        let tail: Vec<(u64, &str)> = d.evidence.iter().map(|e| (e.line, e.text.as_str())).collect();
+        assert_eq!(tail, [(4, "step 1"), (8, "step 2")]);
     }
 
     #[test]

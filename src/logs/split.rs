@@ -45,14 +45,88 @@ pub fn lines(bytes: &[u8]) -> Lines<'_> {
 
 /// The number of lines in `bytes` (as [`lines`] counts them), without looking at them.
 pub fn count_lines(bytes: &[u8]) -> u64 {
-    let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
-    newlines + u64::from(bytes.last().is_some_and(|&b| b != b'\n'))
+    count_newlines(bytes) + u64::from(bytes.last().is_some_and(|&b| b != b'\n'))
 }
 
 /// See [`lines`]: found with `memchr`, from either end.
 #[derive(Debug, Clone)]
 pub struct Lines<'a> {
     rest: &'a [u8],
+}
+
+/// Whether `b` is a byte a blank line may hold besides its newline (what `str::trim` takes off
+/// of ASCII): a run of such lines is skipped at memory speed, not line by line.
+fn blank(b: u8) -> bool {
+    matches!(b, b'\n' | b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+impl Lines<'_> {
+    /// Skip the whole lines at the front that hold nothing but spaces, tabs and carriage
+    /// returns; how many were skipped. Such a line says nothing: reading it changes no count.
+    pub fn skip_blank(&mut self) -> u64 {
+        if self.rest.first().is_none_or(|&b| !blank(b)) {
+            return 0;
+        }
+        let run = self.rest.iter().position(|&b| !blank(b)).unwrap_or(self.rest.len());
+        let Some(last) = memchr::memrchr(b'\n', &self.rest[..run]) else { return 0 };
+        let skipped = count_newlines(&self.rest[..=last]);
+        self.rest = &self.rest[last + 1..];
+        skipped
+    }
+
+    /// Skip the whole lines at the front that are `line` again (a line just taken, shorter than
+    /// [`MAX_LINE_BYTES`]); how many were skipped. A run of them is compared in spans that
+    /// double, then halve: a few comparisons of memory, however many lines.
+    pub fn skip_repeats(&mut self, line: &[u8]) -> u64 {
+        if line.len() >= MAX_LINE_BYTES {
+            return 0;
+        }
+        let width = line.len() + 1;
+        let rest = self.rest;
+        if rest.len() < width || rest[width - 1] != b'\n' || &rest[..line.len()] != line {
+            return 0;
+        }
+        // `done` lines at the front are known to be `line`: the next `step` lines are too when
+        // they equal the first `step`.
+        let same = |done: usize, step: usize| {
+            let (from, to) = (done * width, (done + step) * width);
+            to <= rest.len() && rest[from..to] == rest[..step * width]
+        };
+        let mut done = 1;
+        while same(done, done) {
+            done *= 2;
+        }
+        let mut step = done / 2;
+        while step > 0 {
+            if same(done, step) {
+                done += step;
+            }
+            step /= 2;
+        }
+        self.rest = &rest[done * width..];
+        done as u64
+    }
+
+    /// [`skip_blank`](Self::skip_blank) from the back: the blank lines at the end.
+    pub fn skip_blank_back(&mut self) -> u64 {
+        let Some(last_word) = self.rest.iter().rposition(|&b| !blank(b)) else {
+            let skipped = count_lines(self.rest);
+            self.rest = &self.rest[..0];
+            return skipped;
+        };
+        // The line holding the last word ends at the next newline; all after it is blank.
+        let Some(end) = memchr::memchr(b'\n', &self.rest[last_word..]).map(|i| last_word + i) else {
+            return 0;
+        };
+        let skipped = count_lines(&self.rest[end + 1..]);
+        self.rest = &self.rest[..=end];
+        skipped
+    }
+}
+
+/// Newlines in `bytes`.
+fn count_newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 fn cut(line: &[u8]) -> &[u8] {
@@ -117,7 +191,10 @@ pub fn traceback_transition(message: &str) -> Option<bool> {
 /// Whether a traceback is open after the lines of `bytes`, given whether one was before them.
 /// Looks back from the last line, and usually stops there.
 pub fn traceback_after(bytes: &[u8], before: bool) -> bool {
-    for line in lines(bytes).rev() {
+    let mut lines = lines(bytes);
+    loop {
+        lines.skip_blank_back();
+        let Some(line) = lines.next_back() else { break };
         for record in text(line).rsplit('\r') {
             let clean = line::strip_escapes(record);
             if let Some(open) = traceback_transition(line::message(&clean)) {
@@ -300,6 +377,68 @@ mod tests {
         }
         let (_, stream) = blocks(b"a\n\nb", 1, 2);
         assert_eq!(stream.lines, 3);
+    }
+
+    #[test]
+    fn skipping_blank_lines_from_either_end_counts_them_as_lines() {
+        for bytes in [
+            &b""[..],
+            b"\n",
+            b"\n\n \t\r\n",
+            b"  ",
+            b"\n\na\n\n",
+            b" \n  a b\n \n\t\n",
+            b"a",
+            b"\n \nx\n  \n y \n\n  ",
+        ] {
+            // Skipping blank lines then taking one, from the front and from the back, gives the
+            // non-blank lines in order, and the skipped ones add up to the rest.
+            let all: Vec<&[u8]> = lines(bytes).collect();
+            let words: Vec<&[u8]> = all.iter().copied().filter(|l| !l.iter().all(|&b| blank(b))).collect();
+            let (mut front, mut skipped) = (Vec::new(), 0);
+            let mut it = lines(bytes);
+            loop {
+                skipped += it.skip_blank();
+                let Some(line) = it.next() else { break };
+                front.push(line);
+            }
+            assert_eq!(front.len() as u64 + skipped, all.len() as u64, "{bytes:?}");
+            let (mut back, mut skipped) = (Vec::new(), 0);
+            let mut it = lines(bytes);
+            loop {
+                skipped += it.skip_blank_back();
+                let Some(line) = it.next_back() else { break };
+                back.push(line);
+            }
+            back.reverse();
+            assert_eq!(back.len() as u64 + skipped, all.len() as u64, "{bytes:?}");
+            let strip = |v: Vec<&[u8]>| -> Vec<Vec<u8>> {
+                v.into_iter().filter(|l| !l.iter().all(|&b| blank(b))).map(<[u8]>::to_vec).collect()
+            };
+            let words: Vec<Vec<u8>> = words.into_iter().map(<[u8]>::to_vec).collect();
+            assert_eq!(strip(front), words, "{bytes:?}");
+            assert_eq!(strip(back), words, "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn repeats_of_a_line_are_skipped_and_counted() {
+        for (n, after) in [(0, "y\n"), (1, ""), (2, "x"), (5, "xy\n"), (64, "x\n\n"), (1000, "y"), (1023, "")]
+        {
+            let mut bytes = "x\n".repeat(n);
+            bytes.push_str(after);
+            let mut it = lines(bytes.as_bytes());
+            let skipped = it.skip_repeats(b"x");
+            // An "x\n" in `after` is one more repeat.
+            let more = u64::from(after.starts_with("x\n"));
+            assert_eq!(skipped, n as u64 + more, "{n} {after:?}");
+            let left: Vec<&[u8]> = it.collect();
+            let want: Vec<&[u8]> = lines(&after.as_bytes()[(more as usize) * 2..]).collect();
+            assert_eq!(left, want, "{n} {after:?}");
+        }
+        let mut it = lines(b"ab\nab\nabc\n");
+        assert_eq!(it.skip_repeats(b"ab"), 2);
+        assert_eq!(it.next(), Some(&b"abc"[..]));
     }
 
     #[test]

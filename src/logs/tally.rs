@@ -61,6 +61,42 @@ pub struct Tally {
     template: Vec<u8>,
     /// Shape hash -> template hash (see `line::shape_hash`).
     shapes: HashMap<u64, u64, FxBuild>,
+    /// Short lines remembered by their bytes ([`pack_short`]), each in the slot its bytes pick:
+    /// lines that, seen again outside a traceback, only add to their count, which is kept here
+    /// until the end of the block.
+    short_lines: Vec<ShortLine>,
+    /// Whether runs of blank and repeated lines are skipped and short lines looked up by their
+    /// bytes (always, but in the test that compares the digest with and without).
+    shortcuts: bool,
+}
+
+/// Slots for short lines (a line whose slot another takes is only read again when it comes).
+const SHORT_SLOTS: usize = 1 << 12;
+
+/// A short line, its template and the lines of it counted since the last flush.
+#[derive(Debug, Clone, Copy, Default)]
+struct ShortLine {
+    /// Its bytes and length ([`pack_short`]); 0 (no line) in an empty slot.
+    packed: u128,
+    key: u64,
+    pending: u64,
+}
+
+/// The slot of a packed short line.
+fn short_slot(packed: u128) -> usize {
+    let folded = (packed as u64) ^ ((packed >> 64) as u64).rotate_left(29);
+    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % SHORT_SLOTS
+}
+
+/// A line of 1 to 15 bytes as one number (its bytes and its length), else `None`.
+fn pack_short(line: &[u8]) -> Option<u128> {
+    if line.is_empty() || line.len() > 15 {
+        return None;
+    }
+    let mut bytes = [0u8; 16];
+    bytes[..line.len()].copy_from_slice(line);
+    bytes[15] = line.len() as u8;
+    Some(u128::from_le_bytes(bytes))
 }
 
 impl Tally {
@@ -72,9 +108,11 @@ impl Tally {
             tail: Vec::with_capacity(2 * TAIL_LINES),
             max_templates,
             in_traceback: false,
+            shortcuts: true,
             hasher: FxBuild::default(),
             template: Vec::with_capacity(2 * line::MAX_LINE_CHARS + 8),
             shapes: HashMap::default(),
+            short_lines: vec![ShortLine::default(); SHORT_SLOTS],
         }
     }
 
@@ -82,19 +120,78 @@ impl Tally {
     pub fn read_block(&mut self, salience: &Salience, block: &Block) {
         self.in_traceback = block.in_traceback;
         let mut line_no = block.lines_before;
-        for line in split::lines(&block.bytes) {
+        let mut lines = split::lines(&block.bytes);
+        loop {
+            // Blank lines change nothing but the line number: a run of them is skipped whole.
+            if self.shortcuts {
+                line_no += lines.skip_blank();
+            }
+            let Some(line) = lines.next() else { break };
             line_no += 1;
+            // A short line seen before, where it would only add to its count, is counted
+            // without being read again (a log of one-character lines is mostly that).
+            let short = pack_short(line).filter(|_| self.shortcuts && !self.in_traceback);
+            if let Some(packed) = short {
+                let slot = &mut self.short_lines[short_slot(packed)];
+                if slot.packed == packed {
+                    let again = lines.skip_repeats(line);
+                    slot.pending = slot.pending.saturating_add(again + 1);
+                    line_no += again;
+                    continue;
+                }
+            }
             let text = split::text(line);
             // Most lines have neither carriage returns nor escapes: one look for both.
             if memchr::memchr2(b'\r', 0x1b, text.as_bytes()).is_none() {
-                self.feed(salience, (block.source, line_no), &text);
+                // The same line again right after would only add to its count: a run of it is
+                // counted at the speed of comparing bytes.
+                if let Some(key) = self.feed(salience, (block.source, line_no), &text)
+                    && self.shortcuts
+                {
+                    if let Some(packed) = short {
+                        self.remember_short(packed, key);
+                    }
+                    let again = lines.skip_repeats(line);
+                    if again > 0
+                        && let Some(seen) = self.counts.get_mut(&key)
+                    {
+                        seen.0 = seen.0.saturating_add(u32::try_from(again).unwrap_or(u32::MAX));
+                        line_no += again;
+                    }
+                }
                 continue;
             }
             for record in text.split('\r') {
                 self.feed(salience, (block.source, line_no), &line::strip_escapes(record));
             }
         }
+        self.flush_short_lines();
         self.keep_last_lines(block, line_no);
+    }
+
+    /// Remember that the short line `packed` has the template `key` (and is counted).
+    fn remember_short(&mut self, packed: u128, key: u64) {
+        let at = short_slot(packed);
+        let old = std::mem::replace(&mut self.short_lines[at], ShortLine { packed, key, pending: 0 });
+        self.add_count(old.key, old.pending);
+    }
+
+    /// Add the counts kept in the short lines' slots to the templates' counts.
+    fn flush_short_lines(&mut self) {
+        for at in 0..self.short_lines.len() {
+            let slot = &mut self.short_lines[at];
+            let (key, pending) = (slot.key, std::mem::take(&mut slot.pending));
+            self.add_count(key, pending);
+        }
+    }
+
+    /// `more` lines of the template `key`, which is counted.
+    fn add_count(&mut self, key: u64, more: u64) {
+        if more > 0
+            && let Some(seen) = self.counts.get_mut(&key)
+        {
+            seen.0 = seen.0.saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
+        }
     }
 
     /// Add the last lines of `block` (whose last line is `last_line`) to the tail: found once,
@@ -102,7 +199,10 @@ impl Tally {
     fn keep_last_lines(&mut self, block: &Block, last_line: u64) {
         let mut found: Vec<(Place, String)> = Vec::with_capacity(TAIL_LINES);
         let mut line_no = last_line;
-        'lines: for line in split::lines(&block.bytes).rev() {
+        let mut lines = split::lines(&block.bytes);
+        'lines: loop {
+            line_no -= lines.skip_blank_back();
+            let Some(line) = lines.next_back() else { break };
             for record in split::text(line).rsplit('\r') {
                 let clean = line::strip_escapes(record);
                 let trimmed = line::message(&clean).trim();
@@ -128,12 +228,14 @@ impl Tally {
         self.tail.drain(..extra);
     }
 
-    /// Count and weigh one record of the line at `place`, its escapes already stripped.
-    fn feed(&mut self, salience: &Salience, place: Place, clean: &str) {
+    /// Count and weigh one record of the line at `place`, its escapes already stripped. Returns
+    /// its template when the same record again would only add one to its count (it was counted,
+    /// and no traceback is open after it).
+    fn feed(&mut self, salience: &Salience, place: Place, clean: &str) -> Option<u64> {
         let (message, rank) = line::message_and_rank(clean);
         let trimmed = message.trim();
         if trimmed.is_empty() {
-            return;
+            return None;
         }
         // A line of a shape seen before has its template: folding is needed once per shape.
         let shape = line::shape_hash(trimmed);
@@ -191,6 +293,8 @@ impl Tally {
                 }
             }
         }
+        let repeats = !self.in_traceback && !starts_traceback && self.counts.contains_key(&key);
+        repeats.then_some(key)
     }
 
     /// The weight of `message` where it stands: a frame inside a traceback weighs less, the line
@@ -273,5 +377,51 @@ impl Tally {
     /// The last lines, oldest first.
     pub fn tail(&self) -> impl Iterator<Item = &(Place, String)> {
         self.tail.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every count, weight, candidate and tail line of reading `log` in blocks of `block_bytes`.
+    fn read(log: &str, block_bytes: usize, shortcuts: bool) -> String {
+        let salience = Salience::new(["Stale file handle"]);
+        let mut tally = Tally::new(1 << 20);
+        tally.shortcuts = shortcuts;
+        let mut input = log.as_bytes();
+        split::split(&mut input, 0, block_bytes, Vec::new, |block| {
+            tally.read_block(&salience, &block);
+            true
+        })
+        .unwrap();
+        let mut counts: Vec<_> = tally.counts.iter().map(|(k, c)| (*k, c.0, c.1.to_bits())).collect();
+        counts.sort_unstable();
+        let mut candidates: Vec<_> =
+            tally.candidates.iter().map(|(k, c)| (*k, c.place, c.text.clone(), c.weight.to_bits())).collect();
+        candidates.sort_unstable();
+        format!("{counts:?}\n{candidates:?}\n{:?}", tally.tail)
+    }
+
+    #[test]
+    fn the_shortcuts_for_blank_repeated_and_short_lines_change_nothing_counted() {
+        let mut log = String::new();
+        for i in 0..3000 {
+            match i % 11 {
+                0 => log.push_str("\n\n \t\n"),
+                1 => log.push_str(&"x\n".repeat(i % 7 + 1)),
+                2 => log.push_str("Traceback (most recent call last):\n\n  x\n  x\nx\nValueError: bad\n"),
+                3 => log.push_str(&format!("{}\n", (b'a' + (i % 26) as u8) as char)),
+                4 => log.push_str("ERROR\nERROR\n\nERROR\n"),
+                5 => log.push_str("[rank1]: x\n x\n"),
+                6 => log.push_str("mv: Stale file handle\nmv: Stale file handle\n"),
+                7 => log.push_str(" 10%|#\r 20%|##\n"),
+                8 => log.push_str(&format!("step {i} loss 2.{i}\n")),
+                _ => log.push_str("Traceback (most recent call last):\n  File \"a\"\nx\n"),
+            }
+        }
+        for block in [16, 100, 4096, 1 << 20] {
+            assert_eq!(read(&log, block, true), read(&log, block, false), "blocks of {block}");
+        }
     }
 }

@@ -152,7 +152,7 @@ impl Settings {
 }
 
 fn read_config(path: &Path) -> Result<ConfigFile> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::support::small_file::read(path, crate::support::small_file::MAX_SETTINGS_BYTES) {
         Ok(text) => text,
         // No such file, or no such directory: HOME or XDG_CONFIG_HOME naming a file (or a
         // path through one) means there is no config file, not that every command must fail.
@@ -161,16 +161,41 @@ fn read_config(path: &Path) -> Result<ConfigFile> {
         }
         Err(e) => return Err(Error::io(path, e)),
     };
-    toml::from_str::<ConfigFile>(&text).map_err(|e| {
-        let position = LineIndex::new(&text).position(e.span().map_or(0, |s| s.start));
-        let message = e.message().trim().replace('\n', " ");
+    let error = |at: usize, message: String| {
+        let position = LineIndex::new(&text).position(at);
         Error::Data(Diagnostic::new(
             path.display().to_string(),
             position,
             Severity::Error,
             format!("config: {message}"),
         ))
-    })
+    };
+    let config = toml::from_str::<ConfigFile>(&text)
+        .map_err(|e| error(e.span().map_or(0, |s| s.start), e.message().trim().replace('\n', " ")))?;
+    // A blank value is a mistake, not a default: say where it is rather than guess.
+    if let Ok(spans) = toml::from_str::<ConfigSpans>(&text) {
+        if let Some(theme) = spans.theme.filter(|t| t.get_ref().trim().is_empty()) {
+            return Err(error(
+                theme.span().start,
+                "`theme` is empty: name a theme (`incidex themes` lists them) or remove the line".into(),
+            ));
+        }
+        if let Some(dir) = spans.data.iter().find(|d| d.get_ref().trim().is_empty()) {
+            return Err(error(
+                dir.span().start,
+                "`data` lists an empty path: name a directory or remove the entry".into(),
+            ));
+        }
+    }
+    Ok(config)
+}
+
+/// Where the config's values are, to point at a blank one.
+#[derive(Deserialize)]
+struct ConfigSpans {
+    theme: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    data: Vec<toml::Spanned<String>>,
 }
 
 #[cfg(test)]

@@ -384,7 +384,8 @@ impl Theme {
     /// Read a theme file. Roles it leaves out come from the bundled theme it `extends`
     /// (`default` when it names none).
     pub fn from_file(path: &Path) -> Result<Theme> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = crate::support::small_file::read(path, crate::support::small_file::MAX_SETTINGS_BYTES)
+            .map_err(|e| Error::io(path, e))?;
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("theme").to_string();
         let shown = path.display().to_string();
         parse(&name, &shown, &text, Origin::File(path.to_path_buf()), Some(DEFAULT_THEME))

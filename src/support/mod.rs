@@ -7,7 +7,8 @@
 //! - [`toml_fields`]: typed, positioned reading of TOML tables;
 //! - [`export`]: writing a file atomically, never over one unless asked;
 //! - [`safe_out`]: the one writer for what the command line prints, escaping every control;
-//! - [`tty`]: the width of the terminal on stdout.
+//! - [`tty`]: the width of the terminal on stdout;
+//! - [`small_file`]: reading a settings file, only a regular one and only up to a limit.
 //!
 //! May use: [`crate::text`] and plain crates.
 
@@ -16,5 +17,6 @@ pub mod error;
 pub mod export;
 pub mod progress;
 pub mod safe_out;
+pub mod small_file;
 pub mod toml_fields;
 pub mod tty;

@@ -55,6 +55,7 @@ pub fn silent(_: Progress) {}
 pub struct StderrBar {
     state: Mutex<BarState>,
     enabled: bool,
+    quiet_for: Duration,
 }
 
 struct BarState {
@@ -78,26 +79,44 @@ impl StderrBar {
         StderrBar {
             state: Mutex::new(BarState { started: Instant::now(), last: None, drawn: false }),
             enabled: std::io::stderr().is_terminal(),
+            quiet_for: QUIET_FOR,
         }
+    }
+
+    /// The same bar, drawn only once the work has taken `quiet_for`.
+    pub fn after(mut self, quiet_for: Duration) -> StderrBar {
+        self.quiet_for = quiet_for;
+        self
     }
 
     /// Show `p` (at most every 100 ms, and always the last step of a stage).
     pub fn report(&self, p: Progress) {
+        self.show(p.done >= p.total, || bar_line(p, 30));
+    }
+
+    /// Show the line `line` makes (how much of a stream has been read), when it is due.
+    pub fn report_line(&self, line: impl FnOnce() -> String) {
+        self.show(false, line);
+    }
+
+    /// Draw the line `line` makes when it is due (`last`: always, once the bar shows at all).
+    fn show(&self, last: bool, line: impl FnOnce() -> String) {
         if !self.enabled {
             return;
         }
         let Ok(mut state) = self.state.lock() else { return };
         let now = Instant::now();
-        if now.duration_since(state.started) < QUIET_FOR {
+        if now.duration_since(state.started) < self.quiet_for {
             return;
         }
         let due = state.last.is_none_or(|t| now.duration_since(t) >= Duration::from_millis(100));
-        if !due && p.done < p.total {
+        if !due && !last {
             return;
         }
         state.last = Some(now);
         state.drawn = true;
-        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K{}", bar_line(p, 30));
+        let line = crate::text::one_line(&line());
+        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K{line}");
     }
 
     /// Wipe the bar (when the work is done).

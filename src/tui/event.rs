@@ -85,6 +85,9 @@ pub enum Signal {
     Terminate,
     /// SIGINT sent from outside (Ctrl-C typed in the UI is a key, not a signal).
     Interrupt,
+    /// SIGQUIT sent from outside (Ctrl-Backslash typed in the UI is a key): its default action dumps
+    /// core and leaves the terminal raw on the alternate screen, so it ends the UI like SIGTERM.
+    Quit,
     /// SIGCONT: resumed after being stopped from outside; redraw everything.
     Continue,
 }
@@ -97,6 +100,7 @@ impl Signal {
             Signal::Hangup => libc::SIGHUP,
             Signal::Terminate => libc::SIGTERM,
             Signal::Interrupt => libc::SIGINT,
+            Signal::Quit => libc::SIGQUIT,
             Signal::Continue => libc::SIGCONT,
         }
     }
@@ -257,20 +261,21 @@ pub fn spawn_input(tx: Sender<Msg>) -> std::io::Result<()> {
 /// stuck: a terminal that stopped reading must not keep the process alive.
 const RESTORE_GRACE: Duration = Duration::from_millis(300);
 
-/// Start the signal thread: SIGHUP, SIGTERM and SIGINT (sent from outside) end the UI, SIGCONT
+/// Start the signal thread: SIGHUP, SIGTERM, SIGINT and SIGQUIT (sent from outside) end the UI, SIGCONT
 /// redraws it. If the main thread has not ended within [`SIGNAL_GRACE`] (a long computation, a
 /// terminal that stopped reading), the terminal is given back from here — on a thread of its
 /// own, for at most `RESTORE_GRACE`, since the main thread may hold the output — and the
 /// signal's default action ends the process.
 pub fn spawn_signals(tx: Sender<Msg>, mouse: bool) -> std::io::Result<()> {
-    use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGHUP, SIGTERM, SIGINT, SIGCONT])?;
+    use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGCONT])?;
     std::thread::Builder::new().name("incidex-signals".into()).spawn(move || {
         for signal in signals.forever() {
             let msg = match signal {
                 SIGCONT => Signal::Continue,
                 SIGHUP => Signal::Hangup,
                 SIGINT => Signal::Interrupt,
+                SIGQUIT => Signal::Quit,
                 _ => Signal::Terminate,
             };
             let _ = tx.send(Msg::Signal(msg));

@@ -509,9 +509,24 @@ fn drain(
         if is_typing(&msg) {
             *typed_at = Instant::now();
         }
-        effects.extend(deliver(msg, app, searches, problems, ended_by)?);
+        absorb(effects, deliver(msg, app, searches, problems, ended_by)?);
     }
     Ok(())
+}
+
+/// Add `more` to `effects`, dropping what it supersedes: a session to save is the whole state
+/// and a search the whole query, so of a burst only the last of each is kept. Without this a
+/// flood of keys queued one whole session and one search per key (50,000 typed characters
+/// held 1.5 GB), and the cost of a key grew with the keys before it.
+fn absorb(effects: &mut Vec<Effect>, more: Vec<Effect>) {
+    let saves = more.iter().any(|e| matches!(e, Effect::Save(_)));
+    let searches = more.iter().any(|e| matches!(e, Effect::Search(_)));
+    if saves || searches {
+        effects.retain(|e| {
+            !(saves && matches!(e, Effect::Save(_)) || searches && matches!(e, Effect::Search(_)))
+        });
+    }
+    effects.extend(more);
 }
 
 /// Whether `msg` is a key (the pause after typing is timed from the last one).

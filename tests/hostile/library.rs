@@ -227,3 +227,56 @@ fn a_huge_markdown_field_costs_a_few_times_its_size_in_memory() {
     // It was 13 times the field: the facet matcher over the whole text, four copies per paragraph.
     assert!(ratio < 6.0, "a {} MB field added {ratio:.1} times its size to the peak RSS", size >> 20);
 }
+
+/// A postmortem whose front matter lists `components`.
+fn postmortem_listing(dir: &Path, components: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let pm = format!(
+        "+++\ntitle = \"Lost GPUs\"\ndate = \"2026-01-02\"\norganization = \"Example\"\ncomponents = [{components}]\n\
+         root_causes = [\"Hardware fault\"]\nsymptom_tags = [\"Hang\"]\n+++\n\n# Lost GPUs\n\n\
+         ## Summary\n\nThe GPU fell off the bus.\n"
+    );
+    std::fs::write(dir.join("many.md"), pm).unwrap();
+}
+
+/// `incidex --data DIR list` (a fresh cache): its time and its stderr.
+fn list_time(home: &Path, dir: &Path) -> (Duration, String) {
+    let started = Instant::now();
+    let o = output(incidex(home).args(["--data", dir.to_str().unwrap(), "list"]));
+    let took = started.elapsed();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    (took, text(&o.stderr))
+}
+
+#[test]
+fn a_front_matter_listing_one_value_200000_times_loads_in_linear_time_with_one_warning() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("lib");
+    postmortem_listing(&dir, &vec!["\"GPU\""; 200_000].join(", "));
+    // Before: 11 s (a release build) and 200,000 warnings, one per repeat.
+    let (took, err) = list_time(home.path(), &dir);
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(err.contains("Component 'GPU' is listed 200000 times"), "{err}");
+    assert_eq!(err.lines().filter(|l| l.contains("is listed")).count(), 1, "{err}");
+    assert!(err.lines().count() <= 11, "{err}");
+}
+
+#[test]
+fn fifty_thousand_unknown_values_load_quickly_and_warnings_are_capped_with_a_count() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("lib");
+    let unknown: Vec<String> = (0..50_000).map(|i| format!("\"Widget {i}\"")).collect();
+    postmortem_listing(&dir, &format!("\"GPU\", {}", unknown.join(", ")));
+    // Before: 26 s (a release build) and 50,000 warnings before every command's answer.
+    let (took, err) = list_time(home.path(), &dir);
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(err.lines().count() <= 11, "{err}");
+    assert!(err.contains("Component 'Widget 0' is not in the taxonomy; nearest"), "{err}");
+    assert!(err.contains("more problems in your library files (`incidex check` lists them all)"), "{err}");
+    // `check` lists every problem: the first twenty values, then one line with the count.
+    let o = output(incidex(home.path()).args(["check", dir.to_str().unwrap()]));
+    let out = format!("{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(out.contains("Component 'Widget 19' is not in the taxonomy"), "{out}");
+    assert!(!out.contains("Component 'Widget 20' is not"), "{out}");
+    assert!(out.contains("... and 49980 more values not in the taxonomy (the first 20 are listed)"), "{out}");
+}

@@ -16,6 +16,7 @@ mod echo;
 mod exits;
 mod files;
 mod keys;
+mod large;
 mod library;
 mod support;
 mod terminal;

@@ -130,7 +130,10 @@ fn sigterm_during_a_large_paste_still_restores_the_terminal() {
 #[test]
 fn signals_end_the_ui_with_128_plus_the_signal_after_restoring_the_terminal() {
     let _serial = one_at_a_time();
-    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130), (libc::SIGHUP, 129)] {
+    // SIGQUIT's default action dumps core and left the terminal raw on the alternate screen.
+    for (signal, code) in
+        [(libc::SIGTERM, 143), (libc::SIGINT, 130), (libc::SIGHUP, 129), (libc::SIGQUIT, 131)]
+    {
         let mut s = launch(Launch::default());
         s.wait_text("Cases 1 to");
         unsafe { libc::kill(s.pid(), signal) };
@@ -217,4 +220,31 @@ fn escape_payloads_shown_in_the_ui_never_reach_the_terminal() {
     // The UI itself sends no OSC (no title, no clipboard unless asked) and no bell.
     assert!(!raw.contains("\x1b]"), "an OSC sequence reached the terminal");
     assert!(!raw.contains('\u{7}') && !raw.contains('\u{9b}') && !raw.contains('\u{202e}'));
+}
+
+/// The most memory the process `pid` has held, in KiB (VmHWM).
+fn peak_kib(pid: i32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn fifty_thousand_typed_characters_keep_memory_bounded() {
+    let _serial = one_at_a_time();
+    let mut s = launch(Launch::default());
+    s.wait_text("Cases 1 to");
+    let before = peak_kib(s.pid());
+    // A paste from a terminal without bracketed paste arrives as keys, one by one.
+    let writer = s.send_in_background(b"a".repeat(50_000));
+    let _ = writer.join();
+    std::thread::sleep(Duration::from_secs(3));
+    let after = peak_kib(s.pid());
+    eprintln!("peak before {before} KiB, after 50,000 keys {after} KiB");
+    unsafe { libc::kill(s.pid(), libc::SIGTERM) };
+    let _ = s.wait_exit(Duration::from_secs(20));
+    assert!(after < before + 200 * 1024, "peak {after} KiB, {before} KiB before the keys");
 }

@@ -57,7 +57,7 @@ impl App {
                 vec![Effect::Redraw]
             }
             // The main loop ends with the error before a failed load reaches the app.
-            Msg::Signal(Signal::Hangup | Signal::Terminate | Signal::Interrupt)
+            Msg::Signal(Signal::Hangup | Signal::Terminate | Signal::Interrupt | Signal::Quit)
             | Msg::InputClosed(_)
             | Msg::LoadFailed(_) => {
                 vec![Effect::Quit]
