@@ -26,6 +26,8 @@ pub struct TerminalGuard {
 impl TerminalGuard {
     /// Put the terminal into the UI's modes. If this fails half-way, what was changed is undone.
     pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+        save_line_discipline();
+        install_abort_restore(mouse);
         let guard = TerminalGuard { mouse };
         guard.reenter()?;
         Ok(guard)
@@ -70,6 +72,52 @@ pub fn restore(mouse: bool) {
     let _ = execute!(out, DisableBracketedPaste, LeaveAlternateScreen, Show);
     let _ = out.flush();
     let _ = disable_raw_mode();
+}
+
+/// The terminal's line discipline as it was before the UI took it, for the abort handler (which
+/// cannot ask crossterm: nothing that locks or allocates may run in a signal handler).
+static COOKED: std::sync::OnceLock<libc::termios> = std::sync::OnceLock::new();
+
+fn save_line_discipline() {
+    // SAFETY: tcgetattr fills the termios we own; on failure (not a terminal) nothing is saved.
+    let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    if unsafe { libc::tcgetattr(libc::STDOUT_FILENO, &mut t) } == 0 {
+        let _ = COOKED.set(t);
+    }
+}
+
+/// What gives the terminal back, as bytes written straight to it: mouse capture off (all the
+/// modes crossterm turns on), bracketed paste off, the main screen, the cursor shown.
+const RESTORE_MOUSE: &[u8] = b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l";
+const RESTORE: &[u8] = b"\x1b[?2004l\x1b[?1049l\x1b[?25h";
+
+/// On SIGABRT (`abort()`: a failed allocation, a double panic, a library's assertion) the
+/// process ends before any thread can run, so the terminal is given back in the handler itself,
+/// with nothing but `write(2)` and `tcsetattr(3)`, both async-signal-safe; the default action
+/// then ends the process (exit status 134 in a shell).
+fn install_abort_restore(mouse: bool) {
+    static INSTALLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if INSTALLED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    let handler = move || {
+        // SAFETY: write(2) and tcsetattr(3) are async-signal-safe; the buffers are statics and
+        // COOKED is only read (an atomic check and a copy).
+        unsafe {
+            if mouse {
+                libc::write(libc::STDOUT_FILENO, RESTORE_MOUSE.as_ptr().cast(), RESTORE_MOUSE.len());
+            }
+            libc::write(libc::STDOUT_FILENO, RESTORE.as_ptr().cast(), RESTORE.len());
+            if let Some(t) = COOKED.get() {
+                libc::tcsetattr(libc::STDOUT_FILENO, libc::TCSANOW, t);
+            }
+        }
+        // Then end as SIGABRT does (signal-hook would otherwise return and let the process go on
+        // when the signal came from outside): sigaction and raise, both async-signal-safe.
+        let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGABRT);
+    };
+    // SAFETY: the handler above only calls async-signal-safe functions.
+    let _ = unsafe { signal_hook::low_level::register(signal_hook::consts::SIGABRT, handler) };
 }
 
 /// Whether the terminal has hung up (its pty closed, the SSH session dropped): the UI's output

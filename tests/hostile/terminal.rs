@@ -248,3 +248,19 @@ fn fifty_thousand_typed_characters_keep_memory_bounded() {
     let _ = s.wait_exit(Duration::from_secs(20));
     assert!(after < before + 200 * 1024, "peak {after} KiB, {before} KiB before the keys");
 }
+
+#[test]
+fn an_abort_gives_the_terminal_back_before_the_process_ends() {
+    let _serial = one_at_a_time();
+    for mouse in [false, true] {
+        let args: &[&str] = if mouse { &["--mouse"] } else { &[] };
+        let mut s = launch(Launch { args, ..Launch::default() });
+        s.wait_text("Cases 1 to");
+        // What abort() raises (an allocation failure, a library's assertion): no thread runs
+        // after it, so the terminal is given back from the handler.
+        unsafe { libc::kill(s.pid(), libc::SIGABRT) };
+        let (status, _) = s.wait_exit(Duration::from_secs(5)).expect("SIGABRT ends it");
+        assert!(status.signal().is_some_and(|sig| sig.contains("Abort")), "mouse {mouse}: {status:?}");
+        s.assert_restored();
+    }
+}
