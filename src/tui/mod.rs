@@ -75,6 +75,11 @@ pub const LOAD_WAIT: Duration = Duration::from_millis(250);
 /// case pane, redrawn whole whenever the best match changes, is drawn once at the pause.
 pub const TYPING_PAUSE: Duration = Duration::from_millis(60);
 
+/// The session (for `--resume`) is written at most once in this long: a flood of keys queues a
+/// change per key, and writing each one made quitting after 100,000 keys take 16-28 s. What is
+/// not written yet is written once the keys pause, and always on the way out.
+pub const SAVE_EVERY: Duration = Duration::from_secs(1);
+
 /// Bytes buffered per frame before a write: one write per frame, even over SSH.
 const OUTPUT_BUFFER: usize = 1 << 16;
 
@@ -351,6 +356,9 @@ fn run_ui(
     let mut searched_at = Instant::now();
     let mut typed_at = Instant::now();
     let mut force_draw = false;
+    // The newest session not written yet, and when one was last written.
+    let mut unsaved: Option<session::Session> = None;
+    let mut written_at: Option<Instant> = None;
     if session_path.is_none() {
         app.save_failed("no state directory ($XDG_STATE_HOME, $HOME)");
     }
@@ -379,13 +387,13 @@ fn run_ui(
                 }
                 Effect::Quit => {
                     // What changed in the same burst as the quit is still kept for --resume.
-                    if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
+                    if let (Some(path), Some(session)) = (&session_path, saves.pop().or(unsaved.take())) {
                         let _ = session::save(path, &session);
                     }
                     return Ok(());
                 }
                 Effect::Export(Job::Print { text }) => {
-                    if let (Some(path), Some(session)) = (&session_path, saves.pop()) {
+                    if let (Some(path), Some(session)) = (&session_path, saves.pop().or(unsaved.take())) {
                         let _ = session::save(path, &session);
                     }
                     // Give the terminal back first, so the text lands in the shell's scrollback.
@@ -445,15 +453,17 @@ fn run_ui(
                 Err(e) => return Err(terminal_error(e)),
             }
         }
-        for session in saves {
-            match &session_path {
-                Some(path) => {
-                    if let Err(e) = session::save(path, &session) {
-                        app.save_failed(&e.to_string());
-                    }
-                }
-                None => break,
+        if let Some(session) = saves.pop().filter(|_| session_path.is_some()) {
+            unsaved = Some(session);
+        }
+        if written_at.is_none_or(|t| t.elapsed() >= SAVE_EVERY)
+            && let Some(session) = unsaved.take()
+            && let Some(path) = &session_path
+        {
+            if let Err(e) = session::save(path, &session) {
+                app.save_failed(&e.to_string());
             }
+            written_at = Some(Instant::now());
         }
         if app.take_dirty() {
             match terminal.draw(|frame| ui::render(frame, &app, &styles)) {
@@ -462,19 +472,27 @@ fn run_ui(
                 Err(e) => return Err(terminal_error(e)),
             }
         }
-        let msg = if app.case_held() {
-            // Wait for the next message only until typing has paused for TYPING_PAUSE.
-            match rx.recv_timeout(TYPING_PAUSE.saturating_sub(typed_at.elapsed())) {
+        // Wait for the next message; only until typing has paused for TYPING_PAUSE while the
+        // case pane is held, and only until a session not written yet may be written.
+        let typing = app.case_held().then(|| TYPING_PAUSE.saturating_sub(typed_at.elapsed()));
+        let saving = unsaved
+            .as_ref()
+            .map(|_| written_at.map_or(Duration::ZERO, |t| SAVE_EVERY.saturating_sub(t.elapsed())));
+        let msg = match typing.into_iter().chain(saving).min() {
+            Some(wait) => match rx.recv_timeout(wait) {
                 Ok(msg) => msg,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    app.typing_paused();
+                    if app.case_held() && typed_at.elapsed() >= TYPING_PAUSE {
+                        app.typing_paused();
+                    }
                     continue;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            },
+            None => {
+                let Ok(msg) = rx.recv() else { return Ok(()) };
+                msg
             }
-        } else {
-            let Ok(msg) = rx.recv() else { return Ok(()) };
-            msg
         };
         if is_typing(&msg) {
             typed_at = Instant::now();

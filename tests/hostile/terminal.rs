@@ -264,3 +264,65 @@ fn an_abort_gives_the_terminal_back_before_the_process_ends() {
         s.assert_restored();
     }
 }
+
+/// How many times a file was renamed into `dir` while `during` ran (a session save is a write
+/// to a temporary file renamed over session.json), counted with inotify.
+fn renames_into(dir: &std::path::Path, during: impl FnOnce()) -> usize {
+    use std::os::unix::ffi::OsStrExt;
+    // SAFETY: a fresh inotify descriptor, closed below; the path is NUL-terminated.
+    let fd = unsafe { libc::inotify_init1(libc::IN_NONBLOCK) };
+    assert!(fd >= 0, "inotify");
+    let mut path = dir.as_os_str().as_bytes().to_vec();
+    path.push(0);
+    assert!(unsafe { libc::inotify_add_watch(fd, path.as_ptr().cast(), libc::IN_MOVED_TO) } >= 0);
+    during();
+    let mut count = 0;
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        // SAFETY: reading into our buffer; a non-blocking read ends with -1 when drained.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n <= 0 {
+            break;
+        }
+        let mut at = 0usize;
+        while at < n as usize {
+            // SAFETY: the kernel writes whole inotify_event records into the buffer.
+            let event = unsafe { &*(buf.as_ptr().add(at) as *const libc::inotify_event) };
+            count += 1;
+            at += std::mem::size_of::<libc::inotify_event>() + event.len as usize;
+        }
+    }
+    unsafe { libc::close(fd) };
+    count
+}
+
+#[test]
+fn a_stream_of_keys_writes_the_session_about_once_a_second_and_quits_at_once() {
+    let _serial = one_at_a_time();
+    let home = tempfile::tempdir().unwrap();
+    let state = home.path().join("state").join("incidex");
+    std::fs::create_dir_all(&state).unwrap();
+    let mut s = launch(Launch { home: Some(home.path()), ..Launch::default() });
+    s.wait_text("Cases 1 to");
+    let mut sent = 0;
+    let started = std::time::Instant::now();
+    let writes = renames_into(&state, || {
+        // Keys one by one, each answered before the next (a held-down key), for 2 s: every one
+        // changes the query, so every one queues a session.
+        while started.elapsed() < Duration::from_secs(2) {
+            // A letter, then Backspace: the query changes with every key.
+            s.send(if sent % 2 == 0 { b"x" } else { b"\x7f" });
+            sent += 1;
+            std::thread::sleep(Duration::from_millis(4));
+        }
+        s.send(b"\x03");
+        let (status, took) = s.wait_exit(TIMEOUT).expect("Ctrl-C quits");
+        assert!(status.success(), "{status:?}");
+        assert!(took < Duration::from_secs(2), "quitting after {sent} keys took {took:?}");
+    });
+    // At most one a second while the keys came, and the last on the way out.
+    assert!(writes <= 4, "{writes} session writes for {sent} keys");
+    assert!(writes >= 1, "the session is still saved");
+    let saved = std::fs::read_to_string(state.join("session.json")).unwrap();
+    assert!(saved.contains("\"query\""), "{saved}");
+}
