@@ -176,16 +176,7 @@ fn run_tui(settings: &Settings, files: &[std::path::PathBuf]) -> incidex::Result
     let preflight = if files.is_empty() {
         Vec::new()
     } else {
-        let external: Vec<_> = settings
-            .ignore
-            .iter()
-            .map(|i| incidex::doctor::spec::suppress::External {
-                check: i.rule.clone(),
-                paths: i.paths.clone(),
-                reason: i.reason.clone(),
-                from: "config.toml [[ignore]]".into(),
-            })
-            .collect();
+        let external = commands::preflight::config_ignores(&settings.ignore);
         let rules = incidex::doctor::Rules::bundled();
         incidex::doctor::spec::check_paths(files, &rules, &Default::default(), &external)
     };

@@ -16,7 +16,8 @@ use crate::{
     cli::DoctorArgs,
     commands::{stdout_error, write_json},
     doctor::{
-        self, CheckResult, Outcome, Report, Rules, Selection, Snapshot, State, bugreport, checks, probe,
+        self, CheckResult, Evidence, Outcome, Report, Rules, Selection, Snapshot, State, bugreport, checks,
+        probe,
     },
     support::{
         error::{Error, Result},
@@ -288,13 +289,12 @@ fn write_text(
                 w(out, String::new())?;
                 w(out, format!("{:<5} {}  {}", state.key().to_uppercase(), r.id, one_line(&f.message)))?;
                 for e in &f.evidence {
-                    let at = e.line.map_or(String::new(), |l| format!(":{l}"));
-                    w(out, format!("      {}{at}: {}", one_line(&e.source), one_line(&e.text)))?;
+                    w(out, evidence_line(e, usize::MAX))?;
                 }
                 if !f.action.is_empty() {
                     w(out, format!("      fix: {}", one_line(&f.action)))?;
                 }
-                write_cases(r, titles, out)?;
+                write_cases(&r.cases, titles, out)?;
             }
         }
     }
@@ -334,10 +334,25 @@ fn write_text(
     Ok(())
 }
 
-fn write_cases(r: &CheckResult, titles: &HashMap<String, String>, out: &mut dyn Write) -> Result<()> {
-    let Some(first) = r.cases.first() else { return Ok(()) };
-    let more = if r.cases.len() > 1 {
-        format!(" (+{} more: incidex doctor --list --json)", r.cases.len() - 1)
+/// One line of evidence as the text output shows it: where it came from (`path:line`, and the
+/// manifest field when there is one), then the line itself, cut at `width` columns.
+pub(crate) fn evidence_line(e: &Evidence, width: usize) -> String {
+    let at = e.line.map_or(String::new(), |l| format!(":{l}"));
+    let field = e.field.as_deref().map_or(String::new(), |p| format!(" {}", one_line(p)));
+    let text = one_line(&e.text);
+    let text = if width == usize::MAX { text } else { super::truncate(&text, width) };
+    format!("      {}{at}{field}: {text}", one_line(&e.source))
+}
+
+/// The first case a finding cites (with how many more), and the command that reads it.
+pub(crate) fn write_cases(
+    cases: &[String],
+    titles: &HashMap<String, String>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let Some(first) = cases.first() else { return Ok(()) };
+    let more = if cases.len() > 1 {
+        format!(" (+{} more: incidex doctor --list --json)", cases.len() - 1)
     } else {
         String::new()
     };
@@ -357,18 +372,38 @@ struct Envelope<'a> {
     checks: Vec<JsonCheck>,
 }
 
+/// A cited case in JSON: its id and title.
 #[derive(Serialize)]
-struct JsonCase {
+pub(crate) struct JsonCase {
     id: String,
     title: Option<String>,
 }
 
+/// The cases `ids`, with their titles.
+pub(crate) fn json_cases(ids: &[String], titles: &HashMap<String, String>) -> Vec<JsonCase> {
+    ids.iter().map(|id| JsonCase { id: id.clone(), title: titles.get(id).map(|t| one_line(t)) }).collect()
+}
+
+/// A line of evidence in JSON, made safe for a terminal; `field` only for a manifest's.
 #[derive(Serialize)]
-struct JsonEvidence {
+pub(crate) struct JsonEvidence {
     source: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<String>,
     text: String,
+}
+
+impl From<&Evidence> for JsonEvidence {
+    fn from(e: &Evidence) -> Self {
+        JsonEvidence {
+            source: one_line(&e.source),
+            line: e.line,
+            field: e.field.as_deref().map(one_line),
+            text: one_line(&e.text),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -395,12 +430,6 @@ struct JsonCheck {
 }
 
 fn envelope<'a>(snap: &Snapshot, report: &'a Report, titles: &HashMap<String, String>) -> Envelope<'a> {
-    let cases = |r: &CheckResult| -> Vec<JsonCase> {
-        r.cases
-            .iter()
-            .map(|id| JsonCase { id: id.clone(), title: titles.get(id).map(|t| one_line(t)) })
-            .collect()
-    };
     let mut findings = Vec::new();
     let mut checks = Vec::new();
     for r in &report.results {
@@ -412,16 +441,8 @@ fn envelope<'a>(snap: &Snapshot, report: &'a Report, titles: &HashMap<String, St
                         severity: f.severity,
                         entity: one_line(&f.entity),
                         message: one_line(&f.message),
-                        evidence: f
-                            .evidence
-                            .iter()
-                            .map(|e| JsonEvidence {
-                                source: one_line(&e.source),
-                                line: e.line,
-                                text: one_line(&e.text),
-                            })
-                            .collect(),
-                        cases: cases(r),
+                        evidence: f.evidence.iter().map(JsonEvidence::from).collect(),
+                        cases: json_cases(&r.cases, titles),
                         action: one_line(&f.action),
                     });
                 }

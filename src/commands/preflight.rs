@@ -12,7 +12,10 @@ use std::{collections::HashMap, io::Write};
 use serde::Serialize;
 
 use super::{
-    doctor::{SCHEMA_VERSION, THRESHOLD_CROSSED, case_line, note, titles},
+    doctor::{
+        JsonCase, JsonEvidence, SCHEMA_VERSION, THRESHOLD_CROSSED, evidence_line, json_cases, note, titles,
+        write_cases,
+    },
     stdout_error, write_json,
 };
 use crate::{
@@ -58,7 +61,7 @@ pub fn run(args: &DoctorArgs, config: &[Ignore], out: &mut dyn Write) -> Result<
     }
     match format {
         "json" => write_json(out, &envelope(&reports, &titles))?,
-        "sarif" => super::sarif::write(&reports, &titles, out)?,
+        "sarif" => super::sarif::write(&reports, &rules, &titles, out)?,
         _ => write_text(&reports, &titles, args.all, out)?,
     }
     let crossed = reports.iter().flat_map(|r| &r.results).any(|r| {
@@ -75,6 +78,20 @@ pub fn run(args: &DoctorArgs, config: &[Ignore], out: &mut dyn Write) -> Result<
     })
 }
 
+/// The config file's `[[ignore]]` entries as suppressions (for this command and for the TUI
+/// opened on job specs).
+pub fn config_ignores(config: &[Ignore]) -> Vec<External> {
+    config
+        .iter()
+        .map(|c| External {
+            check: c.rule.clone(),
+            paths: c.paths.clone(),
+            reason: c.reason.clone(),
+            from: "config.toml [[ignore]]".into(),
+        })
+        .collect()
+}
+
 /// The suppressions from outside the files: `--ignore RULE[:GLOB]` and the config's
 /// `[[ignore]]` entries; an unknown rule is a usage error.
 fn externals(flags: &[String], config: &[Ignore]) -> Result<Vec<External>> {
@@ -86,14 +103,7 @@ fn externals(flags: &[String], config: &[Ignore]) -> Result<Vec<External>> {
         };
         out.push(External { check: rule, paths, reason: None, from: format!("--ignore {}", one_line(f)) });
     }
-    for c in config {
-        out.push(External {
-            check: c.rule.clone(),
-            paths: c.paths.clone(),
-            reason: c.reason.clone(),
-            from: "config.toml [[ignore]]".into(),
-        });
-    }
+    out.extend(config_ignores(config));
     let ids: Vec<String> = out.iter().map(|e| e.check.clone()).collect();
     if let Some(first) = doctor::unknown_ids(&ids).first() {
         return Err(Error::Usage(format!("--ignore or [[ignore]]: {first}")));
@@ -117,7 +127,7 @@ fn count(reports: &[FileReport], state: State) -> usize {
     reports
         .iter()
         .flat_map(|r| &r.results)
-        .map(|r| findings_of(r).iter().filter(|f| f.severity == state).count())
+        .map(|r| r.findings().iter().filter(|f| f.severity == state).count())
         .sum::<usize>()
 }
 
@@ -146,8 +156,8 @@ fn write_text(
     w(out, if counts.is_empty() { "no findings".into() } else { counts.join(", ") })?;
     for state in [State::Crit, State::Warn, State::Info] {
         for file in reports {
-            for r in file.results.iter().filter(|r| r.suppressed.is_none() || !r.silenced()) {
-                for f in findings_of(r).iter().filter(|f| f.severity == state) {
+            for r in &file.results {
+                for f in r.findings().iter().filter(|f| f.severity == state) {
                     w(out, String::new())?;
                     w(
                         out,
@@ -160,16 +170,7 @@ fn write_text(
                         ),
                     )?;
                     for e in &f.evidence {
-                        let at = e.line.map_or(String::new(), |l| format!(":{l}"));
-                        let field = e.field.as_deref().map_or(String::new(), |p| format!(" {}", one_line(p)));
-                        w(
-                            out,
-                            format!(
-                                "      {}{at}{field}: {}",
-                                one_line(&e.source),
-                                super::truncate(&one_line(&e.text), EVIDENCE_WIDTH)
-                            ),
-                        )?;
+                        w(out, evidence_line(e, EVIDENCE_WIDTH))?;
                     }
                     if !f.action.is_empty() {
                         w(out, format!("      fix: {}", one_line(&f.action)))?;
@@ -180,15 +181,7 @@ fn write_text(
                             format!("      assumes: {a} (if not, `# incidex: ignore {}` in the file)", r.id),
                         )?;
                     }
-                    if let Some(first) = r.cases.first() {
-                        let more = if r.cases.len() > 1 {
-                            format!(" (+{} more: incidex doctor --list --json)", r.cases.len() - 1)
-                        } else {
-                            String::new()
-                        };
-                        w(out, format!("      cases: {}{more}", case_line(first, titles)))?;
-                        w(out, format!("      read: incidex show {first}"))?;
-                    }
+                    write_cases(&r.cases, titles, out)?;
                 }
             }
         }
@@ -282,12 +275,6 @@ struct JsonFile<'a> {
 }
 
 #[derive(Serialize)]
-struct JsonCase {
-    id: String,
-    title: Option<String>,
-}
-
-#[derive(Serialize)]
 struct JsonFinding {
     check: &'static str,
     file: String,
@@ -299,16 +286,6 @@ struct JsonFinding {
     action: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     assumes: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-struct JsonEvidence {
-    source: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    field: Option<String>,
-    text: String,
 }
 
 #[derive(Serialize)]
@@ -350,28 +327,15 @@ fn envelope<'a>(reports: &'a [FileReport], titles: &HashMap<String, String>) -> 
                     by: &s.by,
                 });
             }
-            for f in findings_of(r) {
+            for f in r.findings() {
                 findings.push(JsonFinding {
                     check: r.id,
                     file: one_line(&file.path),
                     severity: f.severity,
                     entity: one_line(&f.entity),
                     message: one_line(&f.message),
-                    evidence: f
-                        .evidence
-                        .iter()
-                        .map(|e| JsonEvidence {
-                            source: one_line(&e.source),
-                            line: e.line,
-                            field: e.field.as_deref().map(one_line),
-                            text: one_line(&e.text),
-                        })
-                        .collect(),
-                    cases: r
-                        .cases
-                        .iter()
-                        .map(|id| JsonCase { id: id.clone(), title: titles.get(id).map(|t| one_line(t)) })
-                        .collect(),
+                    evidence: f.evidence.iter().map(JsonEvidence::from).collect(),
+                    cases: json_cases(&r.cases, titles),
                     action: one_line(&f.action),
                     assumes: r.assumes,
                 });
@@ -411,14 +375,6 @@ fn envelope<'a>(reports: &'a [FileReport], titles: &HashMap<String, String>) -> 
         findings,
         suppressed,
         checks,
-    }
-}
-
-/// A rule's unsuppressed findings.
-pub(crate) fn findings_of(r: &RuleResult) -> &[doctor::Finding] {
-    match (&r.outcome, r.silenced()) {
-        (Outcome::Checked { findings, .. }, false) => findings,
-        _ => &[],
     }
 }
 

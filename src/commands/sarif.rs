@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::write_json;
 use crate::{
-    doctor::{Outcome, State, spec::FileReport, spec::rules},
+    doctor::{Outcome, Rules, State, spec::FileReport, spec::rules},
     support::{diag::Severity, error::Result},
     text::one_line,
 };
@@ -40,20 +40,17 @@ fn uri(path: &str) -> String {
 }
 
 /// Write the reports as one SARIF log.
-pub fn write(reports: &[FileReport], titles: &HashMap<String, String>, out: &mut dyn Write) -> Result<()> {
+pub fn write(
+    reports: &[FileReport],
+    data: &Rules,
+    titles: &HashMap<String, String>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let all = rules::all();
-    let cases_of = |id: &str| -> Vec<String> {
-        reports
-            .iter()
-            .flat_map(|r| &r.results)
-            .find(|r| r.id == id)
-            .map(|r| r.cases.clone())
-            .unwrap_or_default()
-    };
     let descriptors: Vec<Value> = all
         .iter()
         .map(|r| {
-            let cases = cases_of(r.id);
+            let cases = data.cases_of(r.id);
             let mut help = String::from("The cases behind this rule (read them with `incidex show ID`):");
             for c in &cases {
                 help.push_str(&format!("\n- {}", super::doctor::case_line(c, titles)));

@@ -59,6 +59,14 @@ impl RuleResult {
     pub fn silenced(&self) -> bool {
         self.suppressed.is_some() && self.outcome.state().is_finding()
     }
+
+    /// Its findings that count: none when a suppression silenced them.
+    pub fn findings(&self) -> &[crate::doctor::Finding] {
+        match &self.outcome {
+            Outcome::Checked { findings, .. } if !self.silenced() => findings,
+            _ => &[],
+        }
+    }
 }
 
 /// The preflight of one file.

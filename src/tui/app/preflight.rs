@@ -6,10 +6,7 @@
 use super::{App, Effect, Focus, Note, Overlay, add};
 use crate::{
     corpus::filter::{FacetFilter, Filters},
-    doctor::{
-        State,
-        spec::{FileReport, RuleResult},
-    },
+    doctor::{State, spec::FileReport},
     taxonomy::FacetKind,
     tui::{input::Input, keymap::Action},
 };
@@ -29,19 +26,12 @@ pub struct Item {
     pub cases: Vec<String>,
 }
 
-fn unsuppressed(r: &RuleResult) -> &[crate::doctor::Finding] {
-    match &r.outcome {
-        crate::doctor::Outcome::Checked { findings, .. } if !r.silenced() => findings,
-        _ => &[],
-    }
-}
-
 /// The view's lines: every unsuppressed finding, worst first, then the files' problems.
 pub fn items(reports: &[FileReport]) -> Vec<Item> {
     let mut out = Vec::new();
     for r in reports {
         for result in &r.results {
-            for f in unsuppressed(result) {
+            for f in result.findings() {
                 let line = f.evidence.first().and_then(|e| e.line);
                 out.push(Item {
                     state: Some(f.severity),
@@ -93,21 +83,16 @@ impl App {
         let Some(Overlay::Preflight(selected)) = self.overlay else { return Vec::new() };
         let last = self.preflight.len().saturating_sub(1);
         let page = usize::from(self.size.1.saturating_sub(6)).max(1) as isize;
-        let step = match action {
-            Action::Up => -1,
-            Action::Down => 1,
-            Action::PageUp => -page,
-            Action::PageDown => page,
-            Action::Top => isize::MIN / 2,
-            Action::Bottom => isize::MAX / 2,
+        match action {
             Action::Back => {
                 self.overlay = None;
                 self.dirty = true;
                 return Vec::new();
             }
             Action::Open => return self.show_cases_of(selected),
-            _ => return Vec::new(),
-        };
+            _ => {}
+        }
+        let Some(step) = super::update::scroll_step(action, page) else { return Vec::new() };
         self.overlay = Some(Overlay::Preflight(add(selected, step).min(last)));
         self.dirty = true;
         Vec::new()

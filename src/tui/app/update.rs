@@ -176,20 +176,12 @@ impl App {
             return Vec::new();
         };
         let page = usize::from(self.size.1.saturating_sub(3)).max(1) as isize;
-        let step = match action {
-            Action::Up => -1,
-            Action::Down => 1,
-            Action::PageUp => -page,
-            Action::PageDown => page,
-            Action::Top => isize::MIN / 2,
-            Action::Bottom => isize::MAX / 2,
-            Action::Back => {
-                self.overlay = None;
-                self.dirty = true;
-                return Vec::new();
-            }
-            _ => return Vec::new(),
-        };
+        if action == Action::Back {
+            self.overlay = None;
+            self.dirty = true;
+            return Vec::new();
+        }
+        let Some(step) = scroll_step(action, page) else { return Vec::new() };
         let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
         let (lines, visible) = crate::tui::help::extent(screen);
         *scroll = add(*scroll, step).min(lines.saturating_sub(visible));
@@ -228,4 +220,18 @@ impl App {
         }
         Vec::new()
     }
+}
+
+/// How far a moving key goes in an overlay of `page` rows (a line, a page, to either end); none
+/// for a key that does not move.
+pub(super) fn scroll_step(action: Action, page: isize) -> Option<isize> {
+    Some(match action {
+        Action::Up => -1,
+        Action::Down => 1,
+        Action::PageUp => -page,
+        Action::PageDown => page,
+        Action::Top => isize::MIN / 2,
+        Action::Bottom => isize::MAX / 2,
+        _ => return None,
+    })
 }
