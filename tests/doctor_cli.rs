@@ -4,7 +4,11 @@
 //! file without `--force`) read back by `--from`, a gzipped nvidia-bug-report, and a live audit
 //! of the machine the tests run on, where no GPU check may say `pass` without a GPU.
 
-use std::{path::Path, process::Command};
+mod golden_support;
+
+use std::process::Command;
+
+use golden_support::{golden, stable_json, stable_text};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/doctor");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/doctor");
@@ -25,56 +29,15 @@ fn doctor(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// Compare `actual` with the golden file `name`, or rewrite it under `INCIDEX_BLESS=1`.
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(GOLDEN).join(name);
-    if std::env::var_os("INCIDEX_BLESS").is_some() {
-        std::fs::create_dir_all(GOLDEN).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(want == actual, "{name} differs from its golden file; INCIDEX_BLESS=1 rewrites it.\n{actual}");
-}
-
-/// The JSON with the tool's version and the cases' titles taken out (both change with the
-/// library; that titles are there is tested below).
-fn stable_json(text: &str) -> String {
-    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
-    v["tool"] = serde_json::Value::String("incidex VERSION".into());
-    for f in v["findings"].as_array_mut().unwrap() {
-        for c in f["cases"].as_array_mut().unwrap() {
-            c["title"] = serde_json::Value::String("TITLE".into());
-        }
-    }
-    serde_json::to_string_pretty(&v).unwrap() + "\n"
-}
-
-/// The text with the cases' titles taken out (`cases: ID — TITLE (+N more ...)`).
-fn stable_text(text: &str) -> String {
-    text.lines()
-        .map(|l| match (l.trim_start().starts_with("cases: "), l.find(" — ")) {
-            (true, Some(at)) => {
-                let rest = &l[at..];
-                let more = rest.rfind(" (+").map_or("", |m| &rest[m..]);
-                format!("{} — TITLE{more}", &l[..at])
-            }
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
-
 #[test]
 fn the_four_nodes_match_their_golden_text_and_json() {
     for node in NODES {
         let snap = format!("{FIXTURES}/{node}.snap");
         let (_, text, err) = doctor(&["--from", &snap, "--all"]);
         assert!(err.is_empty(), "{node}: {err}");
-        golden(&format!("{node}.txt"), &stable_text(&text));
+        golden(GOLDEN, &format!("{node}.txt"), &stable_text(&text));
         let (_, json, _) = doctor(&["--from", &snap, "--json"]);
-        golden(&format!("{node}.json"), &stable_json(&json));
+        golden(GOLDEN, &format!("{node}.json"), &stable_json(&json));
     }
 }
 

@@ -5,11 +5,15 @@
 //! config file, counted; and the inputs that must not stop the others being checked: malformed
 //! YAML, a 10 MB manifest, CRLF line endings, a file that is no job spec, a directory, stdin.
 
+mod golden_support;
+
 use std::{
     io::Write,
     path::Path,
     process::{Command, Stdio},
 };
+
+use golden_support::{golden, stable_json, stable_text};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/preflight");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/preflight");
@@ -68,45 +72,6 @@ fn doctor(args: &[&str]) -> Run {
     doctor_in(Path::new(FIXTURES), args, None, None)
 }
 
-/// Compare `actual` with the golden file `name`, or rewrite it under `INCIDEX_BLESS=1`.
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(GOLDEN).join(name);
-    if std::env::var_os("INCIDEX_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(want == actual, "{name} differs from its golden file; INCIDEX_BLESS=1 rewrites it.\n{actual}");
-}
-
-/// The text with the cases' titles taken out (they change with the library).
-fn stable_text(text: &str) -> String {
-    text.lines()
-        .map(|l| match (l.trim_start().starts_with("cases: "), l.find(" — ")) {
-            (true, Some(at)) => {
-                let rest = &l[at..];
-                let more = rest.rfind(" (+").map_or("", |m| &rest[m..]);
-                format!("{} — TITLE{more}", &l[..at])
-            }
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
-
-fn stable_json(text: &str) -> String {
-    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
-    v["tool"] = "incidex VERSION".into();
-    for f in v["findings"].as_array_mut().unwrap() {
-        for c in f["cases"].as_array_mut().unwrap() {
-            c["title"] = "TITLE".into();
-        }
-    }
-    serde_json::to_string_pretty(&v).unwrap() + "\n"
-}
-
 fn stable_sarif(text: &str) -> String {
     let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
     let driver = &mut v["runs"][0]["tool"]["driver"];
@@ -141,12 +106,12 @@ fn every_spec_matches_its_golden_text_json_and_sarif_in_both_variants() {
             let file = format!("{variant}/{spec}");
             let text = doctor(&[&file, "--all"]);
             assert!(text.stderr.is_empty(), "{file}: {}", text.stderr);
-            golden(&format!("{variant}/{spec}.txt"), &stable_text(&text.stdout));
+            golden(GOLDEN, &format!("{variant}/{spec}.txt"), &stable_text(&text.stdout));
             let json = doctor(&[&file, "--json"]);
-            golden(&format!("{variant}/{spec}.json"), &stable_json(&json.stdout));
+            golden(GOLDEN, &format!("{variant}/{spec}.json"), &stable_json(&json.stdout));
             let sarif = doctor(&[&file, "--format", "sarif"]);
             assert_valid_sarif(&file, &sarif.stdout);
-            golden(&format!("{variant}/{spec}.sarif"), &stable_sarif(&sarif.stdout));
+            golden(GOLDEN, &format!("{variant}/{spec}.sarif"), &stable_sarif(&sarif.stdout));
         }
     }
 }
