@@ -1,7 +1,7 @@
 //! Embeds the bundled library (data/cases/*.toml, data/taxonomy.toml) and the bundled themes
 //! (themes/*.toml) into the binary, fingerprints the library so `--version` can name it, and
-//! bakes the library: parses every case file and builds the search index, the catalog and the
-//! cases' heads and bodies, which `src/store/embedded` opens from memory at start-up.
+//! bakes the library: parses every case file and builds the search index, the catalog, the
+//! cases' heads and bodies and the learned facet model, which `src/store/embedded` opens from memory at start-up.
 //!
 //! The baking is done by the library's own code (`src/store/embedded/bake.rs` and the parsing and
 //! indexing modules it calls), compiled into this script through `#[path]` modules below, so
@@ -14,6 +14,7 @@
 #[path = "src/corpus"]
 #[allow(unused_imports)]
 mod corpus {
+    pub mod basis;
     pub mod body;
     /// The build script's stand-in for the files the program has compiled in: the taxonomy
     /// only (the case texts are read by the script itself).
@@ -22,6 +23,7 @@ mod corpus {
         pub static TAXONOMY: &str = include_str!("data/taxonomy.toml");
         pub const TAXONOMY_PATH: &str = "data/taxonomy.toml";
         pub static FINGERPRINT: &str = "";
+        pub static FACET_MODEL: &[u8] = &[];
     }
     pub mod cases;
     pub mod content;
@@ -29,11 +31,14 @@ mod corpus {
     pub mod filter;
     pub mod headings;
     pub mod infer;
+    pub mod learned;
     pub mod listing;
     pub mod load;
     pub mod markdown;
+    pub mod mention;
     pub mod model;
     pub mod parse;
+    pub mod parts;
     pub mod team;
     pub use load::Library;
     pub use model::{Case, CaseBody};
@@ -117,8 +122,14 @@ fn main() {
     }
     code.push_str("];\n\n/// A fingerprint of the bundled library's files.\n");
     code.push_str(&format!("pub static FINGERPRINT: &str = \"{:08x}\";\n", hash >> 32));
-    fs::write(out.join("bundled.rs"), code).expect("OUT_DIR is writable");
     bake(&cases, &out);
+    let model = out.join("baked").join(store::embedded::bake::FACET_MODEL_FILE);
+    code.push_str("\n/// The facet model learned from the bundled library (`corpus::learned`).\n");
+    code.push_str(&format!(
+        "pub static FACET_MODEL: &[u8] = include_bytes!({:?});\n",
+        model.display().to_string()
+    ));
+    fs::write(out.join("bundled.rs"), code).expect("OUT_DIR is writable");
 }
 
 /// Parse the case files and write the baked library into `out/baked/`, and `out/baked.rs`, which

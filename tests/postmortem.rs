@@ -17,6 +17,8 @@ const FIXTURES: &str = "tests/fixtures/postmortem";
 const GAPS: &str = "tests/fixtures/postmortem-gaps";
 /// A team's folder: its `incidex.toml` gives every postmortem in it the team's organization.
 const TEAM: &str = "tests/fixtures/postmortem-team";
+/// Postmortems whose root-cause sections are written in sentences that name no alias.
+const SENTENCES: &str = "tests/fixtures/postmortem-sentences";
 /// Which values inferred from the fixtures a person would accept.
 const LABELS: &str = "tests/fixtures/postmortem-inference-labels.toml";
 
@@ -503,4 +505,43 @@ fn the_template_is_a_postmortem_that_passes_check() {
     let out = incidex(&["check", dir_arg]);
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
     assert!(stdout(&out).contains("checked 1 case in 1 directory: 0 errors"), "{}", stdout(&out));
+}
+
+#[test]
+fn root_causes_written_in_sentences_are_inferred_with_their_reasons() {
+    // What `check` says of each postmortem: every inferred value with what it rests on.
+    let out = incidex(&["--no-bundled", "--data", SENTENCES, "check"]);
+    let hints: String = stdout(&out)
+        .lines()
+        .chain(stderr(&out).lines())
+        .filter(|l| l.contains("inferred from the text"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_golden("sentences-check.txt", &hints);
+    let labels: toml::Table =
+        toml::from_str(&std::fs::read_to_string(root().join(LABELS)).expect("labels")).expect("TOML");
+    let (mut right, mut all) = (0, 0);
+    for entry in std::fs::read_dir(root().join(SENTENCES)).expect("fixtures") {
+        let path = entry.expect("entry").path();
+        let id = path.file_stem().and_then(|s| s.to_str()).expect("name").to_string();
+        let case = show_json(SENTENCES, &id);
+        // Each names no root-cause alias; a root cause is inferred all the same, and said to
+        // be learned.
+        let inferred = case["inferred_facets"].as_array().cloned().unwrap_or_default();
+        let causes: Vec<&serde_json::Value> =
+            inferred.iter().filter(|f| f["kind"] == "root_cause" || f["kind"] == "RootCause").collect();
+        assert!(!causes.is_empty(), "{id}: no root cause inferred: {inferred:?}");
+        for f in &causes {
+            assert!(f["reason"].as_str().is_some_and(|r| r.starts_with("learned from")), "{id}: {f}");
+        }
+        let show = stdout(&incidex(&["--no-bundled", "--data", SENTENCES, "show", &id]));
+        assert_golden(&format!("sentences-{id}.txt"), &show);
+        let accept: Vec<&str> =
+            labels[&id]["accept"].as_array().expect("accept").iter().filter_map(|v| v.as_str()).collect();
+        for f in &inferred {
+            all += 1;
+            right += usize::from(accept.contains(&f["value"].as_str().unwrap_or_default()));
+        }
+    }
+    println!("inferred from postmortems written in sentences: {right} of {all} accepted");
 }

@@ -122,7 +122,8 @@ fn the_json_contract_holds() {
         .iter()
         .find(|s| s["value"] == "Hang")
         .expect("the sentence suggests Hang");
-    assert_eq!(keys(hang), sorted(vec!["kind", "value", "count", "matched", "certain"]));
+    assert_eq!(keys(hang), sorted(vec!["kind", "value", "count", "matched", "certain", "basis"]));
+    assert_eq!(hang["basis"], serde_json::json!({"by": "alias", "words": ["hung"]}), "what it rests on");
     assert_eq!(hang["certain"], true, "hung is a form of hang, no guess");
     assert_eq!(hang["kind"], "symptom");
     assert_eq!(hang["count"], 1);

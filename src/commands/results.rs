@@ -12,6 +12,7 @@ use crate::taxonomy::FacetKind;
 use crate::{
     cli::FilterArgs,
     commands::{id_then, stdout_error, truncate},
+    corpus::basis::Basis,
     corpus::filter::Filters,
     corpus::model::PartialDate,
     logs::Digest,
@@ -67,7 +68,8 @@ fn flag_and_value(kind: FacetKind, value: &str) -> String {
     }
 }
 
-/// One suggestion a line: the flag that applies it, the count it leaves, the words that matched.
+/// One suggestion a line: the flag that applies it, the count it leaves, what it rests on (the
+/// words that matched, a signature, or the learned model's words and confidence).
 pub fn write_suggestions(out: &mut dyn Write, suggestions: &[Suggestion], width: usize) -> Result<()> {
     let column = suggestions
         .iter()
@@ -78,9 +80,14 @@ pub fn write_suggestions(out: &mut dyn Write, suggestions: &[Suggestion], width:
     for s in suggestions {
         let applied = truncate(&flag_and_value(s.kind, &s.value), column);
         let pad = column.saturating_sub(unicode_width::UnicodeWidthStr::width(applied.as_str()));
-        let words: Vec<String> = s.matched.iter().map(|m| format!("\"{m}\"")).collect();
+        // The words that named it, or, where the learned model added it, what it read and how
+        // sure it is; a signature says so.
+        let why = match &s.basis {
+            Basis::Alias { words } => words.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", "),
+            other => other.describe(),
+        };
         let guess = if s.certain { "" } else { " (a guess: a near spelling)" };
-        let line = format!("  {applied}{}  {:>4}  {}{guess}", " ".repeat(pad), s.count, words.join(", "));
+        let line = format!("  {applied}{}  {:>4}  {why}{guess}", " ".repeat(pad), s.count);
         writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
     }
     Ok(())

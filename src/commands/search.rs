@@ -33,6 +33,7 @@ pub fn run(args: &SearchArgs, engine: &Engine, out: &mut dyn Write) -> Result<()
         inline_syntax: true,
         typos: true,
         all: args.all,
+        suggest_from: None,
     };
     let response = engine.search(&request);
     check_errors(&response)?;

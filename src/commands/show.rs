@@ -97,7 +97,10 @@ pub fn to_text(case: &Case, width: usize) -> String {
             .facets
             .values(kind)
             .iter()
-            .map(|v| if case.facets.is_inferred(kind, v) { format!("{v} (inferred)") } else { v.clone() })
+            .map(|v| match case.facets.inferred_reason(kind, v) {
+                Some(reason) => format!("{v} (inferred: {reason})"),
+                None => v.clone(),
+            })
             .collect();
         let values = if values.is_empty() { "–".to_string() } else { values.join(", ") };
         let options = textwrap::Options::new(crate::commands::wrap_at(width))
@@ -217,7 +220,10 @@ pub fn to_markdown(case: &Case) -> String {
             .values(kind)
             .iter()
             .map(|v| {
-                let inferred = if case.facets.is_inferred(kind, v) { " *(inferred)*" } else { "" };
+                let inferred = match case.facets.inferred_reason(kind, v) {
+                    Some(reason) => format!(" *(inferred: {})*", escape_cell(reason)),
+                    None => String::new(),
+                };
                 format!("{}{inferred}", escape_cell(v))
             })
             .collect();

@@ -77,9 +77,9 @@ fn answer(
     several: bool,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let text = match input {
-        Input::Log(digest) => digest.query_text(),
-        Input::Line(text) => text.clone(),
+    let (text, failure) = match input {
+        Input::Log(digest) => (digest.query_text(), Some(digest.failure_text())),
+        Input::Line(text) => (text.clone(), None),
     };
     let filters = resolve_filters(&args.filters, engine)?;
     let request = Request {
@@ -91,6 +91,8 @@ fn answer(
         // Typed words may be misspelt; a program's log lines are not.
         typos: matches!(input, Input::Line(_)),
         all: args.all,
+        // Filters are suggested from the lines that carry the failure.
+        suggest_from: failure.as_deref(),
     };
     let response = engine.search(&request);
     check_errors(&response)?;

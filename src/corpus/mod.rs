@@ -7,6 +7,7 @@
 //! ([`crate::text`], [`crate::support`]), and knows nothing of search, the graph, the store or
 //! the screen.
 
+pub mod basis;
 pub mod body;
 pub mod bundled;
 pub mod cases;
@@ -17,11 +18,14 @@ pub mod facet_counts;
 pub mod filter;
 pub mod headings;
 pub mod infer;
+pub mod learned;
 pub mod listing;
 pub mod load;
 pub mod markdown;
+pub mod mention;
 pub mod model;
 pub mod parse;
+pub mod parts;
 pub mod placeholders;
 pub mod team;
 

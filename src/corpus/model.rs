@@ -5,7 +5,7 @@
 //! Parsing lives in `parse`, validation in `check`; nothing here does I/O. A case's long text is
 //! in `content` and its dates in `date`; both are re-exported here, with the case they make up.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
@@ -23,8 +23,9 @@ pub struct Facets {
     values: Vec<String>,
     /// Where each kind's values end in `values`.
     ends: [u32; 4],
-    /// Values that were inferred from the text rather than written by an author.
-    inferred: BTreeSet<(FacetKind, String)>,
+    /// Values that were inferred from the text rather than written by an author, each with
+    /// what it was inferred from (`corpus::basis::Basis::describe`).
+    inferred: BTreeMap<(FacetKind, String), String>,
 }
 
 impl Facets {
@@ -63,17 +64,26 @@ impl Facets {
         }
     }
 
-    /// Add an inferred value (kept apart so it can be shown as inferred).
-    pub fn add_inferred(&mut self, kind: FacetKind, value: String) {
+    /// Add a value inferred from the text, with what it was inferred from (kept apart so it
+    /// can be shown as inferred, and why).
+    pub fn add_inferred(&mut self, kind: FacetKind, value: String, reason: String) {
         if !self.contains(kind, &value) {
             self.push(kind, value.clone());
-            self.inferred.insert((kind, value));
+            self.inferred.insert((kind, value), reason);
         }
     }
 
     /// Whether `value` was inferred rather than written.
     pub fn is_inferred(&self, kind: FacetKind, value: &str) -> bool {
-        !self.inferred.is_empty() && self.inferred.contains(&(kind, value.to_string()))
+        self.inferred_reason(kind, value).is_some()
+    }
+
+    /// What an inferred `value` was inferred from; `None` for a written one.
+    pub fn inferred_reason(&self, kind: FacetKind, value: &str) -> Option<&str> {
+        if self.inferred.is_empty() {
+            return None;
+        }
+        self.inferred.get(&(kind, value.to_string())).map(String::as_str)
     }
 
     /// Whether the case has `value` of `kind` (exact name).
@@ -209,7 +219,7 @@ impl Serialize for Case {
             .facets
             .inferred
             .iter()
-            .map(|(kind, value)| InferredFacet { kind: *kind, value, inferred: true })
+            .map(|((kind, value), reason)| InferredFacet { kind: *kind, value, inferred: true, reason })
             .collect();
         if !inferred.is_empty() {
             m.serialize_entry("inferred_facets", &inferred)?;
@@ -232,6 +242,7 @@ struct InferredFacet<'a> {
     kind: FacetKind,
     value: &'a str,
     inferred: bool,
+    reason: &'a str,
 }
 
 #[cfg(test)]
@@ -285,7 +296,7 @@ mod tests {
         f.set(FacetKind::ContributingFactor, vec!["Scale".into()]);
         f.set(FacetKind::Component, vec!["NCCL".into(), "GPU".into(), "Storage".into()]);
         f.set(FacetKind::Symptom, vec!["Slow".into()]);
-        f.add_inferred(FacetKind::RootCause, "Deadlock".into());
+        f.add_inferred(FacetKind::RootCause, "Deadlock".into(), "alias \"deadlock\"".into());
         assert_eq!(f.values(FacetKind::RootCause), ["Bug", "Deadlock"]);
         assert_eq!(f.values(FacetKind::Component), ["NCCL", "GPU", "Storage"]);
         assert_eq!(f.values(FacetKind::Symptom), ["Slow"]);
@@ -302,10 +313,12 @@ mod tests {
     fn inferred_values_are_marked() {
         let mut f = Facets::default();
         f.set(FacetKind::Component, vec!["NCCL".into()]);
-        f.add_inferred(FacetKind::Component, "GPU".into());
-        f.add_inferred(FacetKind::Component, "NCCL".into());
+        f.add_inferred(FacetKind::Component, "GPU".into(), "alias \"GPU\"".into());
+        f.add_inferred(FacetKind::Component, "NCCL".into(), "alias \"NCCL\"".into());
         assert_eq!(f.values(FacetKind::Component), ["NCCL", "GPU"]);
         assert!(f.is_inferred(FacetKind::Component, "GPU"));
         assert!(!f.is_inferred(FacetKind::Component, "NCCL"));
+        assert_eq!(f.inferred_reason(FacetKind::Component, "GPU"), Some("alias \"GPU\""));
+        assert_eq!(f.inferred_reason(FacetKind::Component, "NCCL"), None);
     }
 }

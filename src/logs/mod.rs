@@ -62,6 +62,10 @@ const BLOCK_BYTES: usize = 1 << 20;
 /// Threads that read blocks at most (beside the one that cuts the input into blocks).
 const MAX_THREADS: usize = 4;
 
+/// A line carries the failure when it stands out at least this share as much as the line that
+/// stands out most (see [`Digest::failure_text`]).
+pub const FAILURE_SHARE: f32 = 0.65;
+
 /// A line that stood out.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Evidence {
@@ -134,6 +138,21 @@ impl Digest {
     pub fn query_text(&self) -> String {
         let mut text = String::new();
         for e in &self.evidence {
+            text.push_str(&e.text);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The lines that carry the failure: those that stand out at least [`FAILURE_SHARE`] as
+    /// much as the line that stands out most, one a line. A job's start-up warnings and its
+    /// launcher's closing lines stand out a little in every log; what the failure printed stands
+    /// out far more, and suggested filters are read from it alone. The whole evidence when no
+    /// line stood out.
+    pub fn failure_text(&self) -> String {
+        let best = self.evidence.iter().map(|e| e.score).fold(0.0, f32::max);
+        let mut text = String::new();
+        for e in self.evidence.iter().filter(|e| e.score >= FAILURE_SHARE * best) {
             text.push_str(&e.text);
             text.push('\n');
         }

@@ -32,7 +32,10 @@ use self::{caseset::CaseSet, catalog::Catalog, index::CaseIndex};
 use crate::taxonomy::FacetKind;
 use crate::{
     corpus::Library,
+    corpus::basis::Basis,
     corpus::filter::Filters,
+    corpus::learned::{FacetModel, Reading},
+    corpus::parts::Part,
     support::error::Result,
     taxonomy::matcher::{self, Matcher},
 };
@@ -55,12 +58,24 @@ pub struct Request<'a> {
     pub typos: bool,
     /// List the weaker matches too, after the real ones (see [`Response::weaker`]).
     pub all: bool,
+    /// Where suggested filters are read from, when not the searched text itself: for a log,
+    /// its failure lines (`logs::Digest::failure_text`), not every line that stood out a little.
+    pub suggest_from: Option<&'a str>,
 }
 
 impl<'a> Request<'a> {
     /// The first 20 results for `input` under `filters`, inline syntax on.
     pub fn new(input: &'a str, filters: &'a Filters) -> Request<'a> {
-        Request { input, filters, offset: 0, limit: 20, inline_syntax: true, typos: true, all: false }
+        Request {
+            input,
+            filters,
+            offset: 0,
+            limit: 20,
+            inline_syntax: true,
+            typos: true,
+            all: false,
+            suggest_from: None,
+        }
     }
 
     /// The first 20 results for the lines a log reader kept (`logs::Digest::query_text`):
@@ -94,6 +109,8 @@ pub struct Suggestion {
     pub matched: Vec<String>,
     /// Whether the words name it as written (false: only through a misspelling, a guess).
     pub certain: bool,
+    /// What it rests on: an alias, a signature, or the learned model with its confidence.
+    pub basis: Basis,
     /// How strongly the input points at it; suggestions are ordered by it.
     #[serde(skip)]
     pub strength: f32,
@@ -145,6 +162,26 @@ impl Response {
 /// generic words scores a small fraction of one that shares what the sentence is about.
 pub const STRONG_SHARE: f32 = 0.3;
 
+/// The least confidence at which the learned facet model (`corpus::learned`) suggests a value
+/// the words do not name. Set on the labelled suggestion set and the logs (`tests/eval.rs`),
+/// never on the leave-one-out cases the model is measured on.
+pub const SUGGEST_CONFIDENCE: f32 = 0.9;
+/// A value the learned model reads in a text: (catalog id, the words, the confidence).
+type Learned = (usize, Vec<String>, f32);
+
+/// In a log, a value named by one plain word of an alias is suggested only where the learned
+/// model reads the lines as pointing at it at least this much.
+pub const LOG_WORD_SUPPORT: f32 = 0.5;
+/// In a sentence, a value named by one word of an alias is not suggested when the learned model
+/// gives it less than this while it reads another value of the same kind at [`RIVAL`] or more.
+pub const WORD_DOUBT: f32 = 0.15;
+/// See [`WORD_DOUBT`].
+pub const RIVAL: f32 = 0.7;
+/// At most this many learned suggestions of one kind.
+pub const LEARNED_PER_KIND: usize = 1;
+/// A learned suggestion's strength per unit of confidence (an exact alias word is about 1).
+const LEARNED_STRENGTH: f32 = 0.9;
+
 /// What an engine can be built on besides its library: the search index opened already and the
 /// catalog stored with it (both come from the on-disk cache, `crate::store::cache`).
 #[derive(Debug, Default)]
@@ -164,6 +201,8 @@ pub struct Engine {
     matcher: Matcher,
     /// Taxonomy value position -> catalog value id.
     value_ids: Vec<Option<usize>>,
+    /// The facet model learned from the bundled library, and its value ids -> catalog ids.
+    learned: Option<(&'static FacetModel, Vec<Option<usize>>)>,
     tuning: index::Tuning,
 }
 
@@ -178,7 +217,8 @@ impl Engine {
         let catalog = Catalog::new(&library);
         let index = CaseIndex::build(&library.cases)?;
         let (matcher, value_ids) = Engine::matcher(&library, &catalog);
-        Ok(Engine { library, catalog, index, matcher, value_ids, tuning })
+        let learned = Engine::learned(&catalog, Some(FacetModel::bundled()));
+        Ok(Engine { library, catalog, index, matcher, value_ids, learned, tuning })
     }
 
     /// The engine over `library` on what was `prebuilt` for it (by the on-disk cache: see
@@ -190,7 +230,24 @@ impl Engine {
             None => CaseIndex::build(&library.cases)?,
         };
         let (matcher, value_ids) = Engine::matcher(&library, &catalog);
-        Ok(Engine { library, catalog, index, matcher, value_ids, tuning: index::Tuning::default() })
+        let learned = Engine::learned(&catalog, Some(FacetModel::bundled()));
+        Ok(Engine { library, catalog, index, matcher, value_ids, learned, tuning: index::Tuning::default() })
+    }
+
+    /// The engine without the learned facet model: suggestions from aliases and signatures
+    /// alone (the baseline the model is measured against).
+    pub fn aliases_only(mut self) -> Engine {
+        self.learned = None;
+        self
+    }
+
+    /// `model` with where each of its values is in `catalog`.
+    fn learned(
+        catalog: &Catalog,
+        model: Option<&'static FacetModel>,
+    ) -> Option<(&'static FacetModel, Vec<Option<usize>>)> {
+        let model = model.filter(|m| m.cases() > 0)?;
+        Some((model, model.values().iter().map(|v| catalog.id(v.kind, &v.name)).collect()))
     }
 
     /// The taxonomy's matcher, and where each of its values is in the catalog.
@@ -242,10 +299,13 @@ impl Engine {
         let mut weaker = 0;
         // Every case scored, before the cut: what a suggestion would leave is counted on it.
         let scored = if ranked && !request.all { results.clone() } else { Vec::new() };
+        // Words most of which no case contains, none naming a value, match nothing well: the
+        // best of poor matches is not an answer ("zxqv blorpt foo bar").
+        let poor = ranked && found.is_empty() && self.mostly_unknown(&parsed.text);
         if ranked {
             let best = results.iter().map(|r| r.1).fold(0.0, f32::max);
             let (strong, weak): (Vec<_>, Vec<_>) =
-                results.into_iter().partition(|r| r.1 >= STRONG_SHARE * best);
+                results.into_iter().partition(|r| !poor && r.1 >= STRONG_SHARE * best);
             weaker = weak.len();
             results = strong;
             if request.all {
@@ -263,7 +323,15 @@ impl Engine {
             true => strong_count(&scored, &value.cases),
             false => value.cases.intersection_count(&result_set),
         };
-        let suggestions = self.suggestions(found, &filters, &leaves);
+        let suggest_text = request.suggest_from.unwrap_or(&parsed.text);
+        let found = match request.suggest_from {
+            Some(text) => self.find_values(text, request.typos),
+            None => found,
+        };
+        // A log is searched with typos off and without inline syntax: the lines a program printed.
+        let log = !request.typos && !request.inline_syntax;
+        let (found, learned) = self.suggestible(suggest_text, found, log);
+        let suggestions = self.suggestions(found, learned, &filters, &leaves);
         let breakdown = breakdown::breakdown(&self.catalog, &result_set);
         let summary = breakdown::summary(total, &breakdown);
         Response {
@@ -281,6 +349,13 @@ impl Engine {
             summary,
             breakdown,
         }
+    }
+
+    /// Whether at least half the words of `text` (two or more) are in no case.
+    fn mostly_unknown(&self, text: &str) -> bool {
+        let words = self.index.words(text);
+        let unknown = words.iter().filter(|w| w.doc_freq == 0).count();
+        words.len() >= 2 && unknown * 2 >= words.len()
     }
 
     /// The taxonomy values `text` names (kind and name), strongest first; `typos`: also through
@@ -323,7 +398,7 @@ impl Engine {
             .flat_map(|f| f.spans.iter())
             .map(|&(a, b)| (a, b, crate::text::words::word_spans(text.get(a..b).unwrap_or_default()).count()))
             .collect();
-        weights::weigh(&mut words, &named);
+        weights::weigh(&mut words, &named, self.library.cases.len() as u64);
         let expansions: Vec<index::Expansion<'_>> = found
             .iter()
             .map(|f| {
@@ -368,19 +443,117 @@ impl Engine {
             .collect()
     }
 
-    /// The values found, less those already applied or negated, with what each would leave
-    /// (`leaves`: exactly the total that applying it gives; none that would leave nothing);
-    /// strongest first, then most cases.
+    /// Every value the learned model finds evidence for in `text`: (catalog id, the words, the
+    /// confidence), strongest first within each kind.
+    fn learned_values(&self, text: &str) -> Vec<Learned> {
+        let Some((model, ids)) = &self.learned else { return Vec::new() };
+        if text.trim().is_empty() {
+            return Vec::new();
+        }
+        let predicted = model.predict(&[(Part::Summary, text)], Reading::default());
+        predicted
+            .into_iter()
+            .flatten()
+            .filter_map(|p| {
+                Some((ids.get(usize::from(p.value)).copied().flatten()?, p.because, p.confidence))
+            })
+            .collect()
+    }
+
+    /// What the words name and what the learned model adds, for suggesting: every value found
+    /// by aliases and signatures (in a log, a value named by one plain word or identifier of an
+    /// alias only where the model also reads it there, at [`LOG_WORD_SUPPORT`] or more: log lines
+    /// are full of `gpu`, `controller`, `replica` and `torch.distributed.…` paths; in a sentence,
+    /// unless the model reads the words as another value of its kind: [`WORD_DOUBT`]), and the values the model is at least
+    /// [`SUGGEST_CONFIDENCE`] sure of that the words do not name, at most [`LEARNED_PER_KIND`] of
+    /// a kind.
+    fn suggestible(
+        &self,
+        text: &str,
+        found: Vec<matcher::Found>,
+        log: bool,
+    ) -> (Vec<matcher::Found>, Vec<Learned>) {
+        let learned = self.learned_values(text);
+        let support = |value: usize| learned.iter().find(|l| l.0 == value).map_or(0.0, |l| l.2);
+        // One word, or one identifier (`torch.distributed` inside a module path): no space.
+        let one_word = |f: &matcher::Found| {
+            !f.signature
+                && f.spans
+                    .iter()
+                    .all(|&(a, b)| !text.get(a..b).unwrap_or_default().contains(char::is_whitespace))
+        };
+        // The strongest reading of each kind: a typed word the model reads as another value of
+        // its kind (`temperature` beside `GPU` and `92C`: not sampling) is not suggested.
+        let mut rival = [0.0f32; 4];
+        for l in &learned {
+            let kind = self.catalog.values()[l.0].kind.index();
+            rival[kind] = rival[kind].max(l.2);
+        }
+        let kind_of = |value: usize| self.catalog.values()[value].kind.index();
+        // A word that is only a part of a snake_case name (`default` in `default_pg`) names
+        // the identifier, not the value.
+        let in_identifier = |f: &matcher::Found| {
+            !f.signature
+                && f.spans.iter().all(|&(a, b)| {
+                    text.get(..a).is_some_and(|t| t.ends_with('_'))
+                        || text.get(b..).is_some_and(|t| t.starts_with('_'))
+                })
+        };
+        let found: Vec<matcher::Found> = found.into_iter().filter(|f| !in_identifier(f)).collect();
+        let found: Vec<matcher::Found> = match self.learned.is_some() {
+            true => found
+                .into_iter()
+                .filter(|f| match (one_word(f), log) {
+                    (false, _) => true,
+                    (true, true) => support(f.value) >= LOG_WORD_SUPPORT,
+                    (true, false) => support(f.value) >= WORD_DOUBT || rival[kind_of(f.value)] < RIVAL,
+                })
+                .collect(),
+            false => found,
+        };
+        let mut per_kind = [0usize; 4];
+        let mut added = Vec::new();
+        for (value, words, confidence) in learned {
+            let kind = kind_of(value);
+            if confidence >= SUGGEST_CONFIDENCE
+                && per_kind[kind] < LEARNED_PER_KIND
+                && !found.iter().any(|f| f.value == value)
+            {
+                per_kind[kind] += 1;
+                added.push((value, words, confidence));
+            }
+        }
+        (found, added)
+    }
+
+    /// The values found by aliases and signatures and by the learned model, less those already
+    /// applied or negated, with what each would leave (`leaves`: exactly the total that applying
+    /// it gives; none that would leave nothing); strongest first, then most cases.
     fn suggestions(
         &self,
         found: Vec<matcher::Found>,
+        learned: Vec<Learned>,
         filters: &Filters,
         leaves: &dyn Fn(&catalog::ValueEntry) -> usize,
     ) -> Vec<Suggestion> {
-        let mut suggestions: Vec<Suggestion> = found
-            .into_iter()
-            .filter_map(|f| {
-                let v = &self.catalog.values()[f.value];
+        let named = found.into_iter().map(|f| {
+            let basis = match f.signature {
+                true => Basis::Signature { words: f.matched.clone() },
+                false => Basis::Alias { words: f.matched.clone() },
+            };
+            (f.value, f.matched, f.certain, f.score, basis)
+        });
+        let learned = learned.into_iter().map(|(value, words, confidence)| {
+            let basis =
+                Basis::Learned { words: words.clone(), confidence: (confidence * 100.0).round() / 100.0 };
+            // Below every alias found (about 1 for one exact word): the model adds, it does not
+            // outrank what the words name.
+            (value, words, true, LEARNED_STRENGTH * confidence, basis)
+        });
+        let mut suggestions: Vec<Suggestion> = named
+            .chain(learned)
+            .filter_map(|(value, matched, certain, strength, basis)| {
+                let v = &self.catalog.values()[value];
                 if filters.facets.iter().any(|a| a.kind == v.kind && a.value == v.name) {
                     return None;
                 }
@@ -389,9 +562,10 @@ impl Engine {
                     kind: v.kind,
                     value: v.name.clone(),
                     count,
-                    matched: f.matched,
-                    certain: f.certain,
-                    strength: f.score,
+                    matched,
+                    certain,
+                    basis,
+                    strength,
                 })
             })
             .collect();
@@ -521,7 +695,7 @@ mod tests {
         let years: usize = r.breakdown.year.iter().map(|c| c.count).sum();
         assert_eq!(years, r.total);
         assert!(r.summary.starts_with(&format!("These {} cases involve ", r.total)), "{}", r.summary);
-        for unknown in ["qqqqqqqqzzzzzz", "zqx", "zqx the"] {
+        for unknown in ["qqqqqqqqzzzzzz", "zqx", "zqx the", "zxqv blorpt", "zxqv blorpt foo bar baz qux"] {
             let nothing = e.search(&Request::new(unknown, &none));
             assert!(nothing.ranked, "{unknown}");
             assert_eq!(nothing.total, 0, "unknown words match nothing: {unknown}");

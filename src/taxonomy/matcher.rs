@@ -113,6 +113,8 @@ pub struct Found {
     /// Whether some phrase of it was found as written or as another form of the same word; a
     /// value found only through a misspelling is a guess, and said to be one.
     pub certain: bool,
+    /// Whether its strongest phrase is one of its log signatures (not a name or an alias).
+    pub signature: bool,
 }
 
 /// Finds taxonomy values in text. Built once per library.
@@ -354,6 +356,7 @@ impl Matcher {
                 scores.dedup_by_key(|s| s.1);
                 scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 let score = scores[0].0 + scores[1..].iter().map(|s| 0.1 * s.0).sum::<f32>().min(0.5);
+                let signature = self.phrases[scores[0].1 as usize].source == Source::Signature;
                 let mut spans: Vec<(usize, usize)> = spans_matched.iter().map(|s| s.1).collect();
                 spans.sort_unstable();
                 spans.dedup();
@@ -368,7 +371,7 @@ impl Matcher {
                         break;
                     }
                 }
-                Found { value, score, matched, spans, certain: quality >= 0.9 }
+                Found { value, score, matched, spans, certain: quality >= 0.9, signature }
             })
             .collect();
         found.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.value.cmp(&b.value)));

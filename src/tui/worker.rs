@@ -39,6 +39,9 @@ pub struct Request {
     /// The input is the lines a pasted log was read down to: no inline syntax, no typo
     /// corrections (see `search::Request::log`).
     pub log: bool,
+    /// For a pasted log, its failure lines, where filters are suggested from
+    /// (`logs::Digest::failure_text`).
+    pub suggest_from: Option<String>,
 }
 
 /// A suggested filter: a taxonomy value found in the words typed.
@@ -52,6 +55,8 @@ pub struct Suggestion {
     pub count: usize,
     /// The words that matched it.
     pub matched: Vec<String>,
+    /// What it rests on, in words (`corpus::basis::Basis::describe`).
+    pub basis: String,
 }
 
 /// What a breakdown counts by.
@@ -223,6 +228,7 @@ impl Searcher {
             inline_syntax: !request.log,
             typos: !request.log,
             all: request.all,
+            suggest_from: request.suggest_from.as_deref(),
         });
         let mut breakdown = Breakdown::default();
         for dimension in Dimension::ALL {
@@ -260,7 +266,13 @@ impl Searcher {
             suggestions: found
                 .suggestions
                 .into_iter()
-                .map(|s| Suggestion { kind: s.kind, value: s.value, count: s.count, matched: s.matched })
+                .map(|s| Suggestion {
+                    kind: s.kind,
+                    value: s.value,
+                    count: s.count,
+                    matched: s.matched,
+                    basis: s.basis.describe(),
+                })
                 .collect(),
             summary: found.summary,
             breakdown,
@@ -339,6 +351,7 @@ mod tests {
         let request = |locate: &str| Request {
             all: false,
             log: false,
+            suggest_from: None,
             generation: 1,
             input: String::new(),
             filters: Filters::default(),

@@ -21,6 +21,11 @@ pub struct Scenario {
     pub ranks: u32,
     /// Cases that answer it; a hit is any of them.
     pub expect: &'static [&'static str],
+    /// Filters ("Kind: Value") a person reading the failure lines would accept besides the
+    /// values the expected cases carry: only what the lines themselves show (the training
+    /// process died: *Training job failure*; Slurm killed the tasks: *Job scheduler*; an Xid
+    /// names the GPU: *GPU*). Written from the failure, not from what incidex suggests.
+    pub accept: &'static [&'static str],
     /// What kind of job the noise comes from.
     pub job: Job,
 }
@@ -69,6 +74,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "RuntimeError: DataLoader worker (pid {pid}) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
         ],
         expect: &["2018-02-pytorch-dataloader-bus-error-small-docker-shm"],
+        accept: &[],
     },
     Scenario {
         name: "NCCL init out of memory",
@@ -91,6 +97,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2020-11-jax-nccl-oom-2080ti-preallocation-unhandled-system-error",
             "2025-12-slime-nccl-calloc-oom-torch-cache-holds-memory",
         ],
+        accept: &[],
     },
     Scenario {
         name: "Lustre short write on checkpoint",
@@ -107,6 +114,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2026-09-mlite-dcp-checkpoint-lustre-short-write-efault",
             "2022-11-metaseq-nfs-checkpoint-save-errno-14-bad-address",
         ],
+        accept: &["Symptom: Training job failure"],
     },
     Scenario {
         name: "GPU fell off the bus",
@@ -123,6 +131,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2024-01-returnn-training-hang-pcie-aer-timeouts-gpu-unreachable",
             "2026-08-rtx-pro-6000-pcie-link-speed-flapping-locked-at-gen2",
         ],
+        accept: &["Symptom: Training job failure"],
     },
     Scenario {
         name: "row remap failure",
@@ -137,6 +146,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2023-05-idefics-80b-xid-64-node-back-in-pool-divergence",
             "2021-11-opt-175b-40-restarts-ecc-errors-no-buffer-nodes",
         ],
+        accept: &[],
     },
     Scenario {
         name: "NCCL watchdog timeout",
@@ -155,6 +165,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2026-08-bergson-ekfac-rank0-eigendecomposition-watchdog-timeout",
             "2026-05-goodfire-144gpu-first-checkpoint-rank0-assembly-new-group-timeout",
         ],
+        accept: &[],
     },
     Scenario {
         name: "OOM gathering the full state dict to save",
@@ -167,6 +178,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "[rank{rank}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 5.86 GiB. GPU {rank} has a total capacity of 79.15 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.12 GiB memory in use.",
         ],
         expect: &["2023-03-fsdp-full-state-dict-save-cuda-oom-after-training"],
+        accept: &[],
     },
     Scenario {
         name: "host OOM killer on data loader workers",
@@ -185,6 +197,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2021-08-referit3d-dataloader-shared-dict-ram-growth",
             "2021-07-pytorch-persistent-workers-ram-jump-between-epochs",
         ],
+        accept: &[],
     },
     Scenario {
         name: "pod OOMKilled, exit 137",
@@ -203,6 +216,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2024-07-cloudwatch-addon-dcgm-exporter-250mi-oom-p4d",
             "2023-07-hf-fsdp-every-rank-loads-full-model-cpu-ram-oom",
         ],
+        accept: &[],
     },
     Scenario {
         name: "stale file handle in the Triton cache",
@@ -219,6 +233,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2026-05-opendatahub-multinode-triton-cache-nfs-pvc-stale-file-handle",
             "2024-03-deepspeed-triton-autotune-cache-nfs-hang-at-exit",
         ],
+        accept: &[],
     },
     Scenario {
         name: "S3 SlowDown while reading shards",
@@ -229,6 +244,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "ERROR:datatrove:Failed to read s3://commoncrawl/crawl-data/CC-MAIN-2024-10/segments/1707947473347.0/warc/part-00412.warc.gz",
         ],
         expect: &["2024-11-datatrove-commoncrawl-s3-slowdown-shared-bucket"],
+        accept: &[],
     },
     Scenario {
         name: "Hub 5xx while streaming",
@@ -242,6 +258,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "aiohttp.client_exceptions.ClientResponseError: 502, message='Bad Gateway', url='https://huggingface.co/datasets/allenai/c4/resolve/main/en/c4-train.00871-of-01024.json.gz'",
         ],
         expect: &["2023-11-hf-datasets-streaming-hub-errors-kill-training-runs"],
+        accept: &[],
     },
     Scenario {
         name: "EFA cannot register memory",
@@ -254,6 +271,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "[rank{rank}]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, internal error - please report this issue to the NCCL developers, NCCL version 2.19.3",
         ],
         expect: &["2024-09-nccl-2-19-old-efa-libfabric-unable-to-register-memory"],
+        accept: &[],
     },
     Scenario {
         name: "RoCE completion error 12",
@@ -268,6 +286,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2022-07-nccl-roce-error-12-at-start-default-gid-not-routable-across-switches",
             "2020-11-nccl-roce-gid-table-change-training-hang",
         ],
+        accept: &[],
     },
     Scenario {
         name: "rendezvous host name does not resolve",
@@ -284,6 +303,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2025-04-torchrun-c10d-rendezvous-unresolvable-getfqdn-hang",
             "2024-11-torchelastic-dynamic-rendezvous-tcpstore-wrong-host-timeout",
         ],
+        accept: &[],
     },
     Scenario {
         name: "driver and library version mismatch",
@@ -298,6 +318,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2021-04-slurm-gpu-node-unattended-upgrade-nvml-version-mismatch",
             "2026-02-vllm-image-cuda-compat-ldconfig-error-803-newer-driver",
         ],
+        accept: &["Symptom: Training job failure"],
     },
     Scenario {
         name: "container needs a newer driver",
@@ -314,6 +335,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2024-11-horde-worker-container-cuda-12-4-error-804-old-host-driver",
             "2026-07-viame-vertex-ai-compat-first-ld-library-path-driver-mismatch",
         ],
+        accept: &["Symptom: Training job failure"],
     },
     Scenario {
         name: "containers lose their GPUs",
@@ -325,6 +347,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "  Warning  Unhealthy  3m (x12 over 1h)  kubelet  Liveness probe failed: nvidia-smi exited with 255",
         ],
         expect: &["2023-02-containers-lose-gpus-nvml-unknown-error-systemd-reload"],
+        accept: &["Symptom: Training job failure"],
     },
     Scenario {
         name: "docker cannot select the GPU driver",
@@ -335,6 +358,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "ERRO[0000] error waiting for container: context canceled",
         ],
         expect: &["2022-05-docker-gpus-all-could-not-select-device-driver-toolkit-missing"],
+        accept: &[],
     },
     Scenario {
         name: "pyxis image import fills /run",
@@ -350,6 +374,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1",
         ],
         expect: &["2021-03-pyxis-squashfs-fills-run-tmpfs-large-image"],
+        accept: &[],
     },
     Scenario {
         name: "node drained, kill task failed",
@@ -366,6 +391,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2019-11-slurm-unkillablesteptimeout-60s-drains-nodes-kill-task-failed",
             "2024-02-hyperpod-nodes-drain-pyxis-epilog-enroot-permission",
         ],
+        accept: &[],
     },
     Scenario {
         name: "nested srun waits for busy nodes",
@@ -376,6 +402,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "srun: Job 81234 step creation still disabled, retrying (Requested nodes are busy)",
         ],
         expect: &["2025-04-slurm-srun-step-creation-disabled-requested-nodes-busy"],
+        accept: &[],
     },
     Scenario {
         name: "torch 2.6 weights_only load",
@@ -390,6 +417,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2025-02-megatron-torch-2-6-weights-only-checkpoint-load-fails",
             "2024-11-transformers-trainer-resume-fails-torch-2-6-rng-state-safe-globals",
         ],
+        accept: &[],
     },
     Scenario {
         name: "compiled model keys on resume",
@@ -401,6 +429,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "\tUnexpected key(s) in state_dict: \"_orig_mod.transformer.wte.weight\", \"_orig_mod.transformer.wpe.weight\", \"_orig_mod.transformer.h.0.ln_1.weight\".",
         ],
         expect: &["2023-05-torch-compile-orig-mod-prefix-checkpoint-keys-resume-fails"],
+        accept: &["Symptom: Training job failure"],
     },
     Scenario {
         name: "truncated checkpoint on resume",
@@ -417,6 +446,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2020-01-lightning-non-atomic-checkpoint-truncated-unexpected-eof",
             "2026-07-speculators-truncated-checkpoint-resume-needs-manual-delete",
         ],
+        accept: &[],
     },
     Scenario {
         name: "PCIe AER timeouts",
@@ -430,6 +460,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "Unable to determine the device handle for GPU0000:81:00.0: Unknown Error",
         ],
         expect: &["2024-01-returnn-training-hang-pcie-aer-timeouts-gpu-unreachable"],
+        accept: &[],
     },
     Scenario {
         name: "NVLS invalid argument after fabric manager restart",
@@ -444,6 +475,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2024-10-nccl-nvls-invalid-argument-after-fabric-manager-restart",
             "2025-01-h200-repeated-fabric-manager-failures-nccl-errors",
         ],
+        accept: &[],
     },
     Scenario {
         name: "kubelet refuses GPU pods",
@@ -454,6 +486,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "  Warning  UnexpectedAdmissionError  14s  kubelet  Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 0, which is unexpected",
         ],
         expect: &["2025-02-kubelet-stale-device-allocation-unexpectedadmissionerror-gpu"],
+        accept: &[],
     },
     Scenario {
         name: "KV cache too small for the context",
@@ -464,6 +497,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "ERROR 03-11 09:14:02 engine.py:364] ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored in KV cache (30576). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
         ],
         expect: &["2024-04-qwen1-5-vllm-32k-max-seq-len-exceeds-kv-cache"],
+        accept: &[],
     },
     Scenario {
         name: "NCCL shared memory in a container",
@@ -479,6 +513,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "2020-06-nccl-2-7-docker-default-shm-posix-fallocate-failed",
             "2026-04-pytorch-ci-k8s-runner-pods-nccl-shm-no-space",
         ],
+        accept: &[],
     },
     Scenario {
         name: "cuBLAS cannot start",
@@ -491,6 +526,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`",
         ],
         expect: &["2024-04-lm-eval-cublas-not-initialized-masks-gpu-oom"],
+        accept: &["Symptom: Training job failure"],
     },
     Scenario {
         name: "GSP RPC timeouts",
@@ -502,6 +538,7 @@ pub const SCENARIOS: &[Scenario] = &[
             "[ 418.991510] NVRM: rm_init_adapter failed, device minor number 3",
         ],
         expect: &["2023-03-azure-hpc-gsp-rpc-timeout-xid-119-nhc-hangs-drains-nodes"],
+        accept: &["Component: GPU"],
     },
     Scenario {
         name: "Lustre full: checkpoint ENOSPC",
@@ -515,6 +552,34 @@ pub const SCENARIOS: &[Scenario] = &[
             "2026-08-fsx-lustre-90pct-full-enospc-checkpoint-save-per-ost",
             "2024-01-ibm-fms-fsdp-lustre-full-checkpoints-failed-over-winter-break",
         ],
+        accept: &[],
+    },
+    // Added with the learned facet model (issue 30), before its thresholds were set: failures
+    // that name the situation in the program's own words, not the taxonomy's.
+    Scenario {
+        name: "torch_dist save, then the OOM killer on several nodes",
+        job: Job::Slurm,
+        ranks: 4,
+        lines: &[
+            "saving checkpoint at iteration    2000 to /lustre/fs1/ckpt/glm in torch_dist format",
+            "slurmstepd: error: Detected 1 oom_kill event in StepId=4471203.0. Some of the step tasks have been OOM Killed.",
+            "srun: error: {host}: task {rank}: Out Of Memory",
+        ],
+        expect: &["2026-07-megatron-glm-744b-first-torch-dist-save-host-oom-gb300"],
+        accept: &["Component: Job scheduler"],
+    },
+    Scenario {
+        name: "device plugin marks a GPU unhealthy",
+        job: Job::Kubernetes,
+        ranks: 1,
+        lines: &[
+            "I1130 03:12:41.372019       1 health.go:150] XidCriticalError: Xid=94 on Device=GPU-5b0c7e12-9a4d-4f7e-8c1b-2d3e4f5a6b7c; marking device as unhealthy.",
+            "I1130 03:12:41.372101       1 server.go:276] 'nvidia.com/gpu' device marked unhealthy: GPU-5b0c7e12-9a4d-4f7e-8c1b-2d3e4f5a6b7c",
+            "Capacity:    nvidia.com/gpu: 8",
+            "Allocatable: nvidia.com/gpu: 7",
+        ],
+        expect: &["2024-10-device-plugin-gpu-stays-unhealthy-after-xid-allocatable-7"],
+        accept: &[],
     },
 ];
 

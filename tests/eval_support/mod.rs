@@ -3,6 +3,7 @@
 //! person gets by counting which of their words each case file contains.
 
 pub mod logs;
+pub mod loo;
 
 use std::path::{Path, PathBuf};
 

@@ -34,7 +34,7 @@ pub use crate::corpus::headings::{SECTIONS, Section, normalize_heading, section_
 use crate::taxonomy::FacetKind;
 use crate::{
     corpus::headings::Meta,
-    corpus::infer::{Inferrer, Part as Read},
+    corpus::infer::{Inferred, InferredValue, Inferrer, Part as Read},
     corpus::team::TeamDefaults,
     corpus::{
         model::{Case, CaseBody, Impact, PartialDate, Provenance},
@@ -295,15 +295,17 @@ fn detection_in_timeline(timeline: &str) -> Option<&str> {
 /// from the text (each kind with a hint saying so); a required kind that stays empty is a
 /// warning. Team tags do not keep a kind from being inferred: they say what every postmortem of
 /// the team shares, not what this one is about.
-fn infer_facets(ctx: &mut Ctx, case: &mut Case, written: [bool; 4], inferred: [Vec<String>; 4], at: usize) {
+fn infer_facets(ctx: &mut Ctx, case: &mut Case, written: [bool; 4], inferred: Inferred, at: usize) {
     for (kind, inferred) in FacetKind::ALL.into_iter().zip(inferred) {
         let required = kind != FacetKind::ContributingFactor;
         if written[kind.index()] {
             continue;
         }
-        let inferred: Vec<String> = inferred.into_iter().filter(|v| !case.facets.contains(kind, v)).collect();
+        let inferred: Vec<InferredValue> =
+            inferred.into_iter().filter(|i| !case.facets.contains(kind, &i.value)).collect();
         if !inferred.is_empty() {
-            let quoted: Vec<String> = inferred.iter().map(|v| format!("'{v}'")).collect();
+            let quoted: Vec<String> =
+                inferred.iter().map(|i| format!("'{}' ({})", i.value, i.basis.describe())).collect();
             ctx.report(
                 at,
                 Severity::Hint,
@@ -314,8 +316,8 @@ fn infer_facets(ctx: &mut Ctx, case: &mut Case, written: [bool; 4], inferred: [V
                     kind.case_field()
                 ),
             );
-            for value in inferred {
-                case.facets.add_inferred(kind, value);
+            for i in inferred {
+                case.facets.add_inferred(kind, i.value, i.basis.describe());
             }
         } else if required && case.facets.values(kind).is_empty() {
             ctx.report(

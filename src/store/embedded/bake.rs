@@ -1,5 +1,5 @@
-//! Baking the bundled library at build time: parse the case files, build the search index and
-//! the catalog, and write them as the files [`super`] opens from the binary.
+//! Baking the bundled library at build time: parse the case files, build the search index, the
+//! catalog and the learned facet model (`corpus::learned`), and write them as the files [`super`] opens from the binary.
 //!
 //! `build.rs` compiles this module (and the library code it calls) into the build script, so the
 //! index compiled into incidex is written by the very code that would build it at run time; the
@@ -24,6 +24,8 @@ use crate::{
 pub const LIBRARY_FILE: &str = "library.bin";
 /// The name of the cases' bodies in the output directory.
 pub const BODIES_FILE: &str = "bodies.bin";
+/// The name of the learned facet model (`corpus::learned`) in the output directory.
+pub const FACET_MODEL_FILE: &str = "facets.bin";
 /// The name of the index directory in the output directory.
 pub const INDEX_DIR: &str = "index";
 
@@ -80,6 +82,8 @@ fn write(library: &Library, out: &Path) -> io::Result<Vec<String>> {
     let encoded = codec::encode(&library.cases, &catalog, &library.diagnostics, &[]);
     fs::write(out.join(LIBRARY_FILE), &encoded.library)?;
     fs::write(out.join(BODIES_FILE), &encoded.bodies)?;
+    let model = crate::corpus::learned::train::train(&library.cases);
+    fs::write(out.join(FACET_MODEL_FILE), crate::corpus::learned::codec::encode(&model))?;
     let mut names = Vec::new();
     for entry in fs::read_dir(&index_dir)? {
         let path: PathBuf = entry?.path();
@@ -123,5 +127,7 @@ mod tests {
         assert!(files.iter().any(|f| f == "meta.json"), "{files:?}");
         assert!(files.iter().all(|f| !f.ends_with(".lock")), "{files:?}");
         assert!(out.path().join(LIBRARY_FILE).is_file() && out.path().join(BODIES_FILE).is_file());
+        let model = std::fs::read(out.path().join(FACET_MODEL_FILE)).unwrap();
+        assert!(crate::corpus::learned::codec::decode(&model).is_some_and(|m| m.cases() == 3));
     }
 }

@@ -72,7 +72,12 @@ impl App {
     pub(super) fn apply_suggestion_at(&mut self, i: usize, negated: bool) -> Vec<Effect> {
         let Some(s) = self.results.suggestions.get(i).cloned() else { return Vec::new() };
         self.results.suggestions.remove(i);
-        self.apply(s.kind, &s.value, negated)
+        let effects = self.apply(s.kind, &s.value, negated);
+        // Say what the suggestion rested on, so it can be judged (and taken back with x).
+        if let Some(note) = &mut self.note {
+            note.text.push_str(&format!(" (suggested by {})", s.basis));
+        }
+        effects
     }
 
     pub(super) fn apply(&mut self, kind: FacetKind, value: &str, negated: bool) -> Vec<Effect> {

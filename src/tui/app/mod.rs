@@ -350,6 +350,8 @@ pub struct App {
     /// The search box holds the lines a pasted log was read down to: searched as a log (no
     /// inline syntax, no typo corrections) until it is cleared.
     input_is_log: bool,
+    /// The pasted log's failure lines, where its filters are suggested from.
+    log_failure: Option<String>,
     /// The pasted log being read, if any; its answer replaces the search box.
     reading: Option<LogJob>,
     /// Pastes read as logs so far (each job's id).
@@ -406,6 +408,7 @@ impl App {
             restore_selection: None,
             show_weaker: false,
             input_is_log: false,
+            log_failure: None,
             reading: None,
             pasted_logs: 0,
             saved: None,

@@ -122,6 +122,7 @@ impl App {
         let used: Vec<&str> = digest.evidence.iter().map(|e| e.text.as_str()).collect();
         self.input = Input::new(&used.join(" "));
         self.input_is_log = true;
+        self.log_failure = Some(digest.failure_text());
         let lines: Vec<String> = digest.evidence.iter().map(|e| format!("L{}", e.line)).collect();
         let read = match digest.lines {
             1 => "1 line".to_string(),
@@ -171,6 +172,7 @@ impl App {
             locate: self.restore_selection.clone().filter(|_| self.wanted_offset == 0),
             all: self.show_weaker,
             log: self.input_is_log && !self.input.is_empty(),
+            suggest_from: self.log_failure.clone().filter(|_| self.input_is_log && !self.input.is_empty()),
         }
     }
 

@@ -64,6 +64,7 @@ fn answer(app: &App, request: &Request) -> Msg {
             value: "Hang".into(),
             count: 2,
             matched: vec!["hung".into()],
+            basis: "alias \"hung\"".into(),
         }],
         summary: "These cases involve NCCL".into(),
         breakdown,
@@ -385,7 +386,7 @@ fn alt_enter_applies_the_suggestion_and_keeps_the_sentence() {
         request.filters.facets,
         [FacetFilter { kind: FacetKind::Symptom, value: "Hang".into(), negated: false }]
     );
-    assert!(app.note.as_ref().is_some_and(|n| n.text == "applied Symptom: Hang"));
+    assert!(app.note.as_ref().is_some_and(|n| n.text == "applied Symptom: Hang (suggested by alias \"hung\")"), "{:?}", app.note);
     // The answer's suggestion is the applied filter: it is not offered again.
     let msg = answer(&app, &request);
     app.update(msg);

@@ -212,6 +212,7 @@ impl App {
             Focus::Search if !self.input.is_empty() => {
                 self.input.clear();
                 self.input_is_log = false;
+                self.log_failure = None;
                 return self.query_changed();
             }
             Focus::Search => self.focus = Focus::Results,

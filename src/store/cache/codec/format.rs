@@ -8,7 +8,7 @@ pub(super) const MAGIC: &[u8; 16] = b"incidex-library\n";
 pub(super) const BODIES_MAGIC: &[u8; 16] = b"incidex-bodies\n\n";
 
 /// Bumped whenever the layout below changes.
-pub(super) const FORMAT: u32 = 5;
+pub(super) const FORMAT: u32 = 6;
 
 /// Cases are decoded in this many chunks, in parallel, when all of them are needed.
 pub(super) const CHUNKS: usize = 8;

@@ -91,15 +91,22 @@ impl Codec for Source {
 }
 
 impl Codec for Facets {
-    /// Each kind's values in order, each with whether it was inferred. Inferred values always
-    /// follow written ones (`Facets::add_inferred` appends), so reading rebuilds the same lists.
+    /// Each kind's values in order, each with whether it was inferred (and then from what).
+    /// Inferred values always follow written ones (`Facets::add_inferred` appends), so reading
+    /// rebuilds the same lists.
     fn put(&self, w: &mut Writer) {
         for kind in FacetKind::ALL {
             let values = self.values(kind);
             w.len(values.len());
             for v in values {
                 w.str(v);
-                w.u8(u8::from(self.is_inferred(kind, v)));
+                match self.inferred_reason(kind, v) {
+                    Some(reason) => {
+                        w.u8(1);
+                        w.str(reason);
+                    }
+                    None => w.u8(0),
+                }
             }
         }
     }
@@ -109,7 +116,12 @@ impl Codec for Facets {
             let n = r.len()?;
             for _ in 0..n {
                 let v = r.str()?;
-                if r.flag()? { facets.add_inferred(kind, v) } else { facets.push(kind, v) }
+                if r.flag()? {
+                    let reason = r.str()?;
+                    facets.add_inferred(kind, v, reason);
+                } else {
+                    facets.push(kind, v);
+                }
             }
         }
         Ok(facets)

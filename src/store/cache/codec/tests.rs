@@ -24,7 +24,11 @@ fn sample() -> (Vec<Case>, Vec<Diagnostic>) {
     let mut cases = library.cases.into_vec();
     // Exercise what bundled cases lack: inferred values, a root cause, a timeline, an owner and an
     // incident id, no date.
-    cases[0].facets.add_inferred(FacetKind::Component, "Inferred value".into());
+    cases[0].facets.add_inferred(
+        FacetKind::Component,
+        "Inferred value".into(),
+        "learned from \"x\" (0.90)".into(),
+    );
     cases[0].body.root_cause = Some("Why.".into());
     cases[0].body.timeline = Some("10:00 it broke\n10:05 fixed".into());
     cases[0].body.owner = Some("dana".into());
@@ -97,6 +101,10 @@ fn a_library_round_trips_with_cases_decoded_when_used() {
     assert_eq!(decoded.cases.all(), cases);
     assert_eq!(decoded.diagnostics, diagnostics);
     assert!(decoded.cases[0].facets.is_inferred(FacetKind::Component, "Inferred value"));
+    assert_eq!(
+        decoded.cases[0].facets.inferred_reason(FacetKind::Component, "Inferred value"),
+        Some("learned from \"x\" (0.90)")
+    );
     assert!(
         encoded.library.len() * 2 < encoded.bodies.len(),
         "start-up reads the smaller part: {} of {} bytes",
