@@ -178,6 +178,7 @@ fn tui_phases() -> ExitCode {
         locate: None,
         all: false,
         log: false,
+        value_counts: false,
     };
     let _ = searcher.run(&request);
     step("the empty query (not waited for)", t);

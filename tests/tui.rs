@@ -16,6 +16,7 @@ use incidex::{
         app::{App, Effect, Interim, Options},
         event::Msg,
         loader::{Loaded, Opened, Problems},
+        session::{SavedFilter, Session},
         style::Styles,
         worker::Searcher,
     },
@@ -209,6 +210,47 @@ fn the_facet_picker_reads_a_near_spelling_and_says_so() {
     let screen = h.screen();
     assert!(!screen.contains("no value matches"), "{screen}");
     insta::assert_snapshot!(screen);
+}
+
+/// With a sentence typed, each count is what applying the value would leave of its real
+/// matches (issue 29, item 2), not of the whole library: the same total the case list shows
+/// once it is applied.
+#[test]
+fn the_facet_picker_under_a_sentence_counts_what_applying_would_leave() {
+    let mut h = Harness::new(80, 24);
+    // Tab: from the search box to the suggestions; 3: the symptoms.
+    h.typed("job hung at the checkpoint").key(KeyCode::Tab).key(KeyCode::Char('3'));
+    let screen = h.screen();
+    let Some(incidex::tui::app::Overlay::Picker(picker)) = &h.app.overlay else { panic!("picker open") };
+    let rows: Vec<(String, Option<usize>)> = picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
+    for (value, count) in rows {
+        // The same sentence with the value applied (as --resume brings a query and filters back).
+        let mut session = Session { query: "job hung at the checkpoint".into(), ..Session::default() };
+        session.filters = vec![SavedFilter { kind: "symptom".into(), value: value.clone(), negated: false }];
+        let options = Options { resume: Some(session), ..Options::default() };
+        let applied = Harness::start(80, 24, "default", fixture_library("tui"), options);
+        assert_eq!(count, Some(applied.app.results.total), "Symptom: {value}\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
+/// Until the worker has counted for the query shown, the picker shows no number (issue 29,
+/// item 2: never a count that is not the query's, presented as if it were).
+#[test]
+fn the_facet_picker_waiting_for_its_counts_shows_none() {
+    let mut h = Harness::new(80, 24);
+    h.typed("job hung at the checkpoint").key(KeyCode::Tab);
+    // The picker opens; its request for the counts is not answered yet.
+    let effects = h.app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Search(r) if r.value_counts)), "{effects:?}");
+    let screen = h.screen();
+    assert!(screen.contains("counting…") && !screen.contains("cases each would leave"), "{screen}");
+    for value in ["Hang", "Training job failure", "Slow training"] {
+        let row = screen.lines().find(|l| l.contains(value)).unwrap_or_else(|| panic!("{value}\n{screen}"));
+        assert!(row.contains(&format!("│  …  {value}")), "no number yet: {row}");
+    }
+    h.run(effects);
+    assert!(h.screen().contains("cases each would leave"));
 }
 
 #[test]

@@ -367,7 +367,7 @@ fn run_ui(
         for effect in effects.drain(..) {
             match effect {
                 Effect::Search(request) => {
-                    if app.awaiting_results() {
+                    if app.awaiting_answer() {
                         searched_at = Instant::now();
                     }
                     searches.send(request)?;
@@ -426,7 +426,7 @@ fn run_ui(
         }
         // Give the search a moment to answer so this frame shows its results; keep handling
         // whatever arrives meanwhile.
-        if app.awaiting_results() {
+        if app.awaiting_answer() {
             let left = FRAME_WAIT.saturating_sub(searched_at.elapsed());
             if !left.is_zero() {
                 match rx.recv_timeout(left) {
