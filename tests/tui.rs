@@ -295,6 +295,43 @@ fn a_source_address_highlighted_at_80x24_is_whole_in_the_status_line_and_wrapped
     insta::assert_snapshot!(screen);
 }
 
+/// The pieces `ui::links` hands the main loop to make OSC 8 hyperlinks (issue 29, item 8) are
+/// exactly where the case pane drew the source's address, row by row, and join into it: the
+/// link is written over those cells and no others.
+#[test]
+fn the_links_lie_over_the_address_the_case_pane_draws() {
+    let url = "https://example.org/postmortems/epoch-end-hang-too-long-for-the-pane";
+    for (width, height) in [(80, 24), (100, 30), (160, 40), (60, 16)] {
+        let mut h = Harness::new(width, height);
+        h.typed("epoch end hang").key(KeyCode::Enter).key(KeyCode::Enter);
+        // → past the facet values to the first source: it scrolls into view, highlighted.
+        let facets = h.app.case_doc().expect("a case open").facets.len();
+        for _ in 0..=facets {
+            h.key(KeyCode::Right);
+        }
+        let buffer = h.buffer();
+        let links = incidex::tui::ui::links(&h.app, buffer.area);
+        assert!(!links.is_empty(), "{width}x{height}: the sources are in view\n{}", h.screen());
+        let joined: String = links.iter().filter(|l| l.url == url).map(|l| l.text.as_str()).collect();
+        assert_eq!(joined, url, "{width}x{height}: {links:?}");
+        for link in &links {
+            let drawn: String =
+                (0..link.text.len() as u16).map(|i| buffer[(link.x + i, link.y)].symbol()).collect();
+            assert_eq!(drawn, link.text, "{width}x{height}: the cells under {link:?}");
+        }
+        let mut writer = incidex::tui::hyperlink::Hyperlinks::new(true);
+        let bytes = String::from_utf8(writer.bytes(&buffer, &links)).unwrap();
+        assert!(bytes.contains(&format!("\x1b]8;;{url}\x1b\\")), "{width}x{height}: {bytes:?}");
+        // The help over the pane: the cells no longer spell the address, so no link is written
+        // over the help's text.
+        h.key(KeyCode::F(1));
+        let covered = h.buffer();
+        let mut writer = incidex::tui::hyperlink::Hyperlinks::new(true);
+        let over_help = writer.bytes(&covered, &incidex::tui::ui::links(&h.app, covered.area));
+        assert!(over_help.is_empty(), "{width}x{height}: {:?}", String::from_utf8_lossy(&over_help));
+    }
+}
+
 #[test]
 fn suggestions_that_do_not_fit_say_how_many_more_and_are_reachable() {
     let mut h = Harness::new(80, 24);
