@@ -179,6 +179,7 @@ fn tui_phases() -> ExitCode {
         all: false,
         log: false,
         suggest_from: None,
+        value_counts: false,
     };
     let _ = searcher.run(&request);
     step("the empty query (not waited for)", t);

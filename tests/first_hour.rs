@@ -80,12 +80,12 @@ fn help(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// `--mouse`, `--resume` and `--theme` are the TUI's: each command's `--help` lists only its own
-/// options (and `themes` its `--theme`), while `incidex --help` keeps all three.
+/// `--mouse`, `--resume`, `--hyperlinks` and `--theme` are the TUI's: each command's `--help` lists only its own
+/// options (and `themes` its `--theme`), while `incidex --help` keeps all four.
 #[test]
 fn tui_only_options_are_listed_only_where_they_apply() {
     let top = help(&[]);
-    for flag in ["--mouse", "--resume", "--theme"] {
+    for flag in ["--mouse", "--resume", "--hyperlinks", "--theme"] {
         assert!(top.contains(flag), "incidex --help lists {flag}:\n{top}");
     }
     for command in [
@@ -103,7 +103,7 @@ fn tui_only_options_are_listed_only_where_they_apply() {
     ] {
         let text = help(&[command]);
         assert!(text.contains("--data"), "{command} keeps --data:\n{text}");
-        for flag in ["--mouse", "--resume", "--theme"] {
+        for flag in ["--mouse", "--resume", "--hyperlinks", "--theme"] {
             assert!(!text.contains(flag), "{command} --help lists the TUI's {flag}:\n{text}");
         }
     }

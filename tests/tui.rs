@@ -16,6 +16,7 @@ use incidex::{
         app::{App, Effect, Interim, Options},
         event::Msg,
         loader::{Loaded, Opened, Problems},
+        session::{SavedFilter, Session},
         style::Styles,
         worker::Searcher,
     },
@@ -211,6 +212,47 @@ fn the_facet_picker_reads_a_near_spelling_and_says_so() {
     insta::assert_snapshot!(screen);
 }
 
+/// With a sentence typed, each count is what applying the value would leave of its real
+/// matches (issue 29, item 2), not of the whole library: the same total the case list shows
+/// once it is applied.
+#[test]
+fn the_facet_picker_under_a_sentence_counts_what_applying_would_leave() {
+    let mut h = Harness::new(80, 24);
+    // Tab: from the search box to the suggestions; 3: the symptoms.
+    h.typed("job hung at the checkpoint").key(KeyCode::Tab).key(KeyCode::Char('3'));
+    let screen = h.screen();
+    let Some(incidex::tui::app::Overlay::Picker(picker)) = &h.app.overlay else { panic!("picker open") };
+    let rows: Vec<(String, Option<usize>)> = picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
+    for (value, count) in rows {
+        // The same sentence with the value applied (as --resume brings a query and filters back).
+        let mut session = Session { query: "job hung at the checkpoint".into(), ..Session::default() };
+        session.filters = vec![SavedFilter { kind: "symptom".into(), value: value.clone(), negated: false }];
+        let options = Options { resume: Some(session), ..Options::default() };
+        let applied = Harness::start(80, 24, "default", fixture_library("tui"), options);
+        assert_eq!(count, Some(applied.app.results.total), "Symptom: {value}\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
+/// Until the worker has counted for the query shown, the picker shows no number (issue 29,
+/// item 2: never a count that is not the query's, presented as if it were).
+#[test]
+fn the_facet_picker_waiting_for_its_counts_shows_none() {
+    let mut h = Harness::new(80, 24);
+    h.typed("job hung at the checkpoint").key(KeyCode::Tab);
+    // The picker opens; its request for the counts is not answered yet.
+    let effects = h.app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Search(r) if r.value_counts)), "{effects:?}");
+    let screen = h.screen();
+    assert!(screen.contains("counting…") && !screen.contains("cases each would leave"), "{screen}");
+    for value in ["Hang", "Training job failure", "Slow training"] {
+        let row = screen.lines().find(|l| l.contains(value)).unwrap_or_else(|| panic!("{value}\n{screen}"));
+        assert!(row.contains(&format!("│  …  {value}")), "no number yet: {row}");
+    }
+    h.run(effects);
+    assert!(h.screen().contains("cases each would leave"));
+}
+
 #[test]
 fn an_inline_near_spelling_resolves_with_a_note() {
     let mut h = Harness::new(80, 24);
@@ -251,6 +293,43 @@ fn a_source_address_highlighted_at_80x24_is_whole_in_the_status_line_and_wrapped
     }
     assert_eq!(joined, url, "the pane's rows from {start}: {pane:#?}");
     insta::assert_snapshot!(screen);
+}
+
+/// The pieces `ui::links` hands the main loop to make OSC 8 hyperlinks (issue 29, item 8) are
+/// exactly where the case pane drew the source's address, row by row, and join into it: the
+/// link is written over those cells and no others.
+#[test]
+fn the_links_lie_over_the_address_the_case_pane_draws() {
+    let url = "https://example.org/postmortems/epoch-end-hang-too-long-for-the-pane";
+    for (width, height) in [(80, 24), (100, 30), (160, 40), (60, 16)] {
+        let mut h = Harness::new(width, height);
+        h.typed("epoch end hang").key(KeyCode::Enter).key(KeyCode::Enter);
+        // → past the facet values to the first source: it scrolls into view, highlighted.
+        let facets = h.app.case_doc().expect("a case open").facets.len();
+        for _ in 0..=facets {
+            h.key(KeyCode::Right);
+        }
+        let buffer = h.buffer();
+        let links = incidex::tui::ui::links(&h.app, buffer.area);
+        assert!(!links.is_empty(), "{width}x{height}: the sources are in view\n{}", h.screen());
+        let joined: String = links.iter().filter(|l| l.url == url).map(|l| l.text.as_str()).collect();
+        assert_eq!(joined, url, "{width}x{height}: {links:?}");
+        for link in &links {
+            let drawn: String =
+                (0..link.text.len() as u16).map(|i| buffer[(link.x + i, link.y)].symbol()).collect();
+            assert_eq!(drawn, link.text, "{width}x{height}: the cells under {link:?}");
+        }
+        let mut writer = incidex::tui::hyperlink::Hyperlinks::new(true);
+        let bytes = String::from_utf8(writer.bytes(&buffer, &links)).unwrap();
+        assert!(bytes.contains(&format!("\x1b]8;;{url}\x1b\\")), "{width}x{height}: {bytes:?}");
+        // The help over the pane: the cells no longer spell the address, so no link is written
+        // over the help's text.
+        h.key(KeyCode::F(1));
+        let covered = h.buffer();
+        let mut writer = incidex::tui::hyperlink::Hyperlinks::new(true);
+        let over_help = writer.bytes(&covered, &incidex::tui::ui::links(&h.app, covered.area));
+        assert!(over_help.is_empty(), "{width}x{height}: {:?}", String::from_utf8_lossy(&over_help));
+    }
 }
 
 #[test]

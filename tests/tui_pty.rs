@@ -412,3 +412,118 @@ fn opened_on_a_batch_script_the_ui_starts_on_its_preflight_findings() {
     assert!(status.success(), "{status:?}");
     s.assert_restored();
 }
+
+/// A cell as a person sees it: its text, underlined, reversed, its colours.
+type Look = (String, bool, bool, vt100::Color, vt100::Color);
+
+/// OSC 8 (issue 29, item 8): with `--hyperlinks always` the case's source address, wrapped
+/// over two rows, is written as a link on each — `ESC ] 8 ; ; URL ESC \` before the cells
+/// written again, `ESC ] 8 ; ; ESC \` after — and the screen is cell for cell the one drawn
+/// without links (the address intact where the pane draws it, the cursor where it was); with
+/// `never` no OSC 8 is written at all.
+#[test]
+fn source_addresses_are_osc_8_links_when_on_and_the_screen_is_the_same() {
+    let _serial = one_at_a_time();
+    let url = "https://example.org/postmortems/epoch-end-hang-too-long-for-the-pane";
+    let pieces = ["https://example.org/postmortems/epoch-end-hang-", "too-long-for-the-pane"];
+    // At 100x60 the case pane shows a whole case, its source at the end: the first case's at
+    // start (wrapped over two rows), then, typed for, another's, written while the search box
+    // has the focus and the cursor (which must be back in the box after the links).
+    let open_the_sources = |mode: &str| {
+        let s = launch(Launch { size: (100, 60), args: &["--hyperlinks", mode], ..Launch::default() });
+        s.wait_text("Cases 1 to 6 of 6");
+        s.wait_text(pieces[1]);
+        s
+    };
+    let raw = |s: &Session| String::from_utf8_lossy(&s.raw.lock().unwrap()).to_string();
+    // Whether the output has `text` written inside a link to `url`.
+    let linked = |written: &str, url: &str, text: &str| {
+        written
+            .split(&format!("\x1b]8;;{url}\x1b\\"))
+            .skip(1)
+            .any(|after| after.split("\x1b]8;;\x1b\\").next().is_some_and(|inside| inside.contains(text)))
+    };
+    let wait_linked = |s: &Session, url: &str, text: &str| {
+        let start = Instant::now();
+        while !linked(&raw(s), url, text) && start.elapsed() < TIMEOUT {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let written = raw(s);
+        let tail = &written[written.len().saturating_sub(3000)..];
+        assert!(linked(&written, url, text), "{text:?} is not inside a link to {url}: {tail:?}");
+    };
+    let mut on = open_the_sources("always");
+    for piece in pieces {
+        wait_linked(&on, url, piece);
+    }
+    let mut off = open_the_sources("never");
+    for s in [&mut on, &mut off] {
+        s.typed("xid 79 fell off the bus");
+        s.wait_text("https://example.org/xid79");
+    }
+    wait_linked(&on, "https://example.org/xid79", "https://example.org/xid79");
+    // Both as they settle: the same frames were drawn.
+    std::thread::sleep(Duration::from_millis(300));
+    // What each cell shows (its text and look) and the cursor when it is shown: the cells a
+    // frame never wrote, and where a hidden cursor was left, depend on the frames before.
+    let screen = |s: &Session| {
+        let parser = s.screen.lock().unwrap();
+        let screen = parser.screen();
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let cells: Vec<Vec<Look>> = (0..rows)
+            .map(|row| {
+                let mut cells: Vec<_> = (0..cols)
+                    .filter_map(|col| screen.cell(row, col))
+                    .map(|c| (c.contents().to_string(), c.underline(), c.inverse(), c.fgcolor(), c.bgcolor()))
+                    .collect();
+                while cells.last().is_some_and(|c| c.0.trim().is_empty() && !c.2) {
+                    cells.pop();
+                }
+                cells
+            })
+            .collect();
+        let cursor = (!screen.hide_cursor()).then(|| screen.cursor_position());
+        (screen.contents(), cells, cursor)
+    };
+    let (with_links, without) = (screen(&on), screen(&off));
+    assert_eq!(with_links.1, without.1, "links change nothing on the screen:\n{}", with_links.0);
+    assert_eq!(with_links.2, without.2, "the cursor is where the frame put it");
+    assert!(with_links.2.is_some_and(|(row, _)| row == 1), "the cursor shown, in the search box");
+    let lines: Vec<&str> = with_links.0.lines().collect();
+    let row = lines.iter().position(|l| l.contains("https://example.org/xid79")).expect("on screen");
+    // The pane starts at column 45 (45% of 100): its border, then the address's indent of 4.
+    let address: String = with_links.1[row][50..75].iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(address, "https://example.org/xid79", "the address whole, from column 50");
+    assert!(with_links.1[row][50..75].iter().all(|c| c.1), "and underlined as drawn");
+    assert!(!raw(&off).contains("\x1b]8;"), "no OSC 8 with --hyperlinks never");
+    for s in [&mut on, &mut off] {
+        // Ctrl-C: the search box has the focus, where q is text.
+        s.send(b"\x03");
+        s.wait_exit(TIMEOUT).expect("Ctrl-C quits");
+    }
+}
+
+/// `auto` (the default) writes links only where the terminal is known to support them: a VTE
+/// terminal yes, the same under `TERM=linux` or a plain xterm no; `hyperlinks = "always"` in
+/// the config file turns them on anywhere.
+#[test]
+fn auto_links_only_in_terminals_known_to_support_them_and_the_config_can_say_always() {
+    let _serial = one_at_a_time();
+    let links_written = |env: &[(&str, &str)], home: Option<&Path>| {
+        let mut s = launch(Launch { size: (100, 60), env, home, ..Launch::default() });
+        s.wait_text("Cases 1 to 6 of 6");
+        s.wait_text("too-long-for-the-pane");
+        // The links follow the frame at once, in the same turn of the loop.
+        std::thread::sleep(Duration::from_millis(200));
+        s.send(b"\x03");
+        s.wait_exit(TIMEOUT).expect("Ctrl-C quits");
+        String::from_utf8_lossy(&s.raw.lock().unwrap()).contains("\x1b]8;;https://example.org/")
+    };
+    assert!(links_written(&[("VTE_VERSION", "7600")], None), "a VTE terminal");
+    assert!(!links_written(&[("VTE_VERSION", "7600"), ("TERM", "linux")], None), "the Linux console");
+    assert!(!links_written(&[], None), "a plain xterm cannot be told apart from one without links");
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join("config/incidex")).unwrap();
+    std::fs::write(home.path().join("config/incidex/config.toml"), "hyperlinks = \"always\"\n").unwrap();
+    assert!(links_written(&[], Some(home.path())), "the config file says always");
+}

@@ -16,6 +16,7 @@ pub mod breakdown;
 pub mod caseset;
 pub mod catalog;
 pub mod index;
+pub mod leaves;
 pub mod query;
 pub mod typo;
 pub mod weights;

@@ -21,10 +21,25 @@ use crate::{
 struct ConfigFile {
     theme: Option<String>,
     mouse: Option<bool>,
+    hyperlinks: Option<Hyperlinks>,
     #[serde(default)]
     data: Vec<PathBuf>,
     #[serde(default)]
     ignore: Vec<Ignore>,
+}
+
+/// When the terminal UI makes the case pane's source addresses OSC 8 hyperlinks (`--hyperlinks`,
+/// `hyperlinks = "auto"` in the config file).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Hyperlinks {
+    /// In terminals known to support them (`tui::hyperlink` says which).
+    #[default]
+    Auto,
+    /// In any terminal.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// A preflight rule silenced in the config file (`[[ignore]]`): the rule, the paths (a glob),
@@ -53,6 +68,8 @@ pub struct Settings {
     pub theme: Option<String>,
     /// Mouse support in the TUI.
     pub mouse: bool,
+    /// When the TUI writes source addresses as OSC 8 hyperlinks.
+    pub hyperlinks: Hyperlinks,
     /// Restore the last TUI session.
     pub resume: bool,
     /// `NO_COLOR` is set or `TERM=dumb`: use the `mono` theme.
@@ -104,6 +121,12 @@ pub struct GlobalArgs {
     #[arg(long)]
     pub mouse: bool,
 
+    /// Make the case pane's source addresses clickable links (OSC 8) in the terminal UI:
+    /// `auto` in terminals known to support them, `always`, or `never` (also `hyperlinks = "..."`
+    /// in the config file).
+    #[arg(long, value_name = "WHEN")]
+    pub hyperlinks: Option<Hyperlinks>,
+
     /// Bring back the last query, filters, selection and pane in the terminal UI.
     #[arg(long)]
     pub resume: bool,
@@ -144,6 +167,7 @@ impl Settings {
             // --theme: someone who names a theme on the command line gets it.
             theme: args.theme.clone().or(if no_color { None } else { config.theme }),
             mouse: args.mouse || config.mouse.unwrap_or(false),
+            hyperlinks: args.hyperlinks.or(config.hyperlinks).unwrap_or_default(),
             resume: args.resume,
             no_color,
             ignore: config.ignore,
@@ -222,12 +246,28 @@ mod tests {
 
     #[test]
     fn flags_override_the_config_file() {
-        let config =
-            ConfigFile { theme: Some("light".into()), mouse: Some(true), data: vec![], ignore: vec![] };
-        let args = GlobalArgs { theme: Some("mono".into()), no_bundled: true, ..Default::default() };
+        let config = ConfigFile {
+            theme: Some("light".into()),
+            mouse: Some(true),
+            hyperlinks: Some(Hyperlinks::Never),
+            data: vec![],
+            ignore: vec![],
+        };
+        let args = GlobalArgs {
+            theme: Some("mono".into()),
+            no_bundled: true,
+            hyperlinks: Some(Hyperlinks::Always),
+            ..Default::default()
+        };
         let s = Settings::merge(config, None, true, &args);
         assert_eq!(s.theme.as_deref(), Some("mono"));
         assert!(s.mouse && s.no_color && !s.bundled);
+        assert_eq!(s.hyperlinks, Hyperlinks::Always);
+        let from_file = |text: &str| toml::from_str::<ConfigFile>(text).map(|c| c.hyperlinks);
+        assert_eq!(from_file("hyperlinks = \"never\"").unwrap(), Some(Hyperlinks::Never));
+        assert!(from_file("hyperlinks = \"sometimes\"").is_err());
+        let none = Settings::merge(ConfigFile::default(), None, false, &GlobalArgs::default());
+        assert_eq!(none.hyperlinks, Hyperlinks::Auto);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod event;
 pub mod export;
 pub mod graph_view;
 pub mod help;
+pub mod hyperlink;
 pub mod input;
 pub mod keymap;
 pub mod layout;
@@ -49,6 +50,7 @@ use self::{
     app::{App, Effect, Interim, Options},
     event::Msg,
     export::{Job, Outcome},
+    hyperlink::Hyperlinks,
     loader::{Loaded, Problems},
     style::Styles,
     terminal::TerminalGuard,
@@ -353,6 +355,7 @@ fn run_ui(
     if let Some(progress) = progress {
         effects.extend(app.update(Msg::Progress(progress)));
     }
+    let mut links = Hyperlinks::new(hyperlink::enabled(settings.hyperlinks));
     let mut searched_at = Instant::now();
     let mut typed_at = Instant::now();
     let mut force_draw = false;
@@ -367,7 +370,7 @@ fn run_ui(
         for effect in effects.drain(..) {
             match effect {
                 Effect::Search(request) => {
-                    if app.awaiting_results() {
+                    if app.awaiting_answer() {
                         searched_at = Instant::now();
                     }
                     searches.send(request)?;
@@ -378,11 +381,13 @@ fn run_ui(
                     terminal.backend_mut().flush().map_err(terminal_error)?;
                     guard.suspend().map_err(terminal_error)?;
                     clear(&mut terminal)?;
+                    links.forget();
                     force_draw = true;
                 }
                 Effect::Redraw => {
                     guard.reenter().map_err(terminal_error)?;
                     clear(&mut terminal)?;
+                    links.forget();
                     force_draw = true;
                 }
                 Effect::Quit => {
@@ -426,7 +431,7 @@ fn run_ui(
         }
         // Give the search a moment to answer so this frame shows its results; keep handling
         // whatever arrives meanwhile.
-        if app.awaiting_results() {
+        if app.awaiting_answer() {
             let left = FRAME_WAIT.saturating_sub(searched_at.elapsed());
             if !left.is_zero() {
                 match rx.recv_timeout(left) {
@@ -445,7 +450,7 @@ fn run_ui(
             }
         }
         if app.take_dirty() | std::mem::take(&mut force_draw) {
-            match terminal.draw(|frame| ui::render(frame, &app, &styles)) {
+            match draw(&mut terminal, &app, &styles, &mut links) {
                 Ok(_) => {}
                 // The terminal went away under the frame (a closed pty, a dropped SSH session):
                 // that is a hang-up, not an error, whichever of the write and SIGHUP came first.
@@ -466,7 +471,7 @@ fn run_ui(
             written_at = Some(Instant::now());
         }
         if app.take_dirty() {
-            match terminal.draw(|frame| ui::render(frame, &app, &styles)) {
+            match draw(&mut terminal, &app, &styles, &mut links) {
                 Ok(_) => {}
                 Err(e) if terminal_gone(&e) => return Ok(()),
                 Err(e) => return Err(terminal_error(e)),
@@ -500,6 +505,24 @@ fn run_ui(
         effects = deliver(msg, &mut app, &mut searches, problems, ended_by)?;
         drain(&rx, &mut app, &mut effects, &mut searches, problems, ended_by, &mut typed_at)?;
     }
+}
+
+/// Draw a frame for `app`, then make the source addresses on it hyperlinks where `links` is on
+/// (written over the cells just drawn: see [`hyperlink`]).
+fn draw<W: std::io::Write>(
+    terminal: &mut Terminal<CrosstermBackend<W>>,
+    app: &App,
+    styles: &Styles,
+    links: &mut Hyperlinks,
+) -> std::io::Result<()> {
+    let frame = terminal.draw(|frame| ui::render(frame, app, styles))?;
+    let bytes = if links.on() { links.bytes(frame.buffer, &ui::links(app, frame.area)) } else { Vec::new() };
+    if !bytes.is_empty() {
+        let backend = terminal.backend_mut();
+        std::io::Write::write_all(backend, &bytes)?;
+        std::io::Write::flush(backend)?;
+    }
+    Ok(())
 }
 
 /// Print an exported checklist to stdout after the UI has closed; a closed pipe is not an error.

@@ -3,9 +3,11 @@
 //!
 //! [`Request`] and [`Response`] are the TUI's whole view of search: what was typed, the applied
 //! filters and a window of the results in; totals, the window of hits, suggestions, the summary,
-//! the breakdown and the query's error out. `run` is the one place that calls the engine.
+//! the breakdown and the query's error out; while the facet picker is open, also what applying
+//! each value would leave ([`ValueCounts`]). `run` is the one place that calls the engine.
 
 use std::{
+    collections::HashMap,
     sync::{Arc, mpsc},
     time::{Duration, Instant},
 };
@@ -14,7 +16,7 @@ use crate::taxonomy::FacetKind;
 use crate::{
     corpus::Library,
     corpus::filter::Filters,
-    search::{self, Engine, Prebuilt},
+    search::{self, Engine, Prebuilt, leaves::Leaves},
 };
 
 /// What to search for. `generation` identifies the query (input and filters); a page request
@@ -42,6 +44,34 @@ pub struct Request {
     /// For a pasted log, its failure lines, where filters are suggested from
     /// (`logs::Digest::failure_text`).
     pub suggest_from: Option<String>,
+    /// Also count what applying each facet value (or excluding it) would leave: the facet
+    /// picker is open and shows them.
+    pub value_counts: bool,
+}
+
+/// What applying each facet value to one query would leave, with it and excluding it: the
+/// facet picker's counts, each exactly the total the search gives once the value is applied
+/// (see `search::leaves`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ValueCounts {
+    /// Per kind (by `FacetKind::index`): value name -> what applying it would leave.
+    by_kind: [HashMap<String, Leaves>; 4],
+}
+
+impl ValueCounts {
+    /// The counts of `values`.
+    pub fn new(values: impl IntoIterator<Item = search::leaves::ValueLeaves>) -> ValueCounts {
+        let mut counts = ValueCounts::default();
+        for v in values {
+            counts.by_kind[v.kind.index()].insert(v.value, v.leaves);
+        }
+        counts
+    }
+
+    /// What applying (kind, value) would leave; `None` for a value the library does not know.
+    pub fn get(&self, kind: FacetKind, value: &str) -> Option<Leaves> {
+        self.by_kind[kind.index()].get(value).copied()
+    }
 }
 
 /// A suggested filter: a taxonomy value found in the words typed.
@@ -159,6 +189,8 @@ pub struct Response {
     pub notes: Vec<String>,
     /// The result number of the case the request asked to locate, when it matches.
     pub located: Option<usize>,
+    /// What applying each facet value would leave, when the request asked for it.
+    pub value_counts: Option<Arc<ValueCounts>>,
     /// How long the search took.
     pub elapsed: Duration,
 }
@@ -220,7 +252,7 @@ impl Searcher {
                 };
             }
         };
-        let found = engine.search(&search::Request {
+        let asked = search::Request {
             input: &request.input,
             filters: &request.filters,
             offset: request.offset,
@@ -229,7 +261,10 @@ impl Searcher {
             typos: !request.log,
             all: request.all,
             suggest_from: request.suggest_from.as_deref(),
-        });
+        };
+        let found = engine.search(&asked);
+        let value_counts =
+            request.value_counts.then(|| Arc::new(ValueCounts::new(engine.facet_leaves(&asked))));
         let mut breakdown = Breakdown::default();
         for dimension in Dimension::ALL {
             let counts = match dimension.kind() {
@@ -279,6 +314,7 @@ impl Searcher {
             error: (!errors.is_empty()).then(|| errors.join("; ")),
             notes: found.notes,
             located,
+            value_counts,
             elapsed: started.elapsed(),
         }
     }
@@ -358,6 +394,7 @@ mod tests {
             offset: 0,
             limit: 2,
             locate: Some(locate.to_string()),
+            value_counts: false,
         };
         // No words: the results are the library in order.
         let ids: Vec<&str> = library.cases.iter().map(|c| c.id.as_str()).collect();

@@ -267,6 +267,12 @@ fn an_abort_gives_the_terminal_back_before_the_process_ends() {
 
 /// How many times a file was renamed into `dir` while `during` ran (a session save is a write
 /// to a temporary file renamed over session.json), counted with inotify.
+///
+/// The kernel folds an event into the one queued before it when the two are alike (same watch,
+/// mask and name; the rename cookie is not compared) and that one is not read yet, so renames
+/// over the same name, read afterwards, would count once however many there were: the file
+/// creations are watched too (each temporary file has a name of its own), which keeps every
+/// rename apart from the one before it.
 fn renames_into(dir: &std::path::Path, during: impl FnOnce()) -> usize {
     use std::os::unix::ffi::OsStrExt;
     // SAFETY: a fresh inotify descriptor, closed below; the path is NUL-terminated.
@@ -274,7 +280,8 @@ fn renames_into(dir: &std::path::Path, during: impl FnOnce()) -> usize {
     assert!(fd >= 0, "inotify");
     let mut path = dir.as_os_str().as_bytes().to_vec();
     path.push(0);
-    assert!(unsafe { libc::inotify_add_watch(fd, path.as_ptr().cast(), libc::IN_MOVED_TO) } >= 0);
+    let mask = libc::IN_MOVED_TO | libc::IN_CREATE;
+    assert!(unsafe { libc::inotify_add_watch(fd, path.as_ptr().cast(), mask) } >= 0);
     during();
     let mut count = 0;
     let mut buf = [0u8; 64 * 1024];
@@ -288,7 +295,7 @@ fn renames_into(dir: &std::path::Path, during: impl FnOnce()) -> usize {
         while at < n as usize {
             // SAFETY: the kernel writes whole inotify_event records into the buffer.
             let event = unsafe { &*(buf.as_ptr().add(at) as *const libc::inotify_event) };
-            count += 1;
+            count += usize::from(event.mask & libc::IN_MOVED_TO != 0);
             at += std::mem::size_of::<libc::inotify_event>() + event.len as usize;
         }
     }
@@ -325,4 +332,44 @@ fn a_stream_of_keys_writes_the_session_about_once_a_second_and_quits_at_once() {
     assert!(writes >= 1, "the session is still saved");
     let saved = std::fs::read_to_string(state.join("session.json")).unwrap();
     assert!(saved.contains("\"query\""), "{saved}");
+}
+
+/// Issue 28: the old loop wrote one session.json per loop turn that had a change (the probe
+/// saw 505 renames in 3 s). Navigation keys alone, one at a time about a millisecond apart for
+/// 2 s, each moving the selection (so each changes the session): at most one write a second
+/// while they come (≤ 4 in 2 s), then the newest on the way out. The loop before 2d0014c wrote
+/// 627 and 1,476 times here in two runs; this one writes 1 or 2, and 1 on quitting.
+#[test]
+fn navigation_keys_one_at_a_time_write_the_session_at_most_once_a_second() {
+    let _serial = one_at_a_time();
+    let home = tempfile::tempdir().unwrap();
+    let state = home.path().join("state").join("incidex");
+    std::fs::create_dir_all(&state).unwrap();
+    let mut s = launch(Launch { home: Some(home.path()), ..Launch::default() });
+    s.wait_text("Cases 1 to 6 of 6");
+    // Esc: from the search box to the case list, where j and k move the selection.
+    s.send(b"\x1b");
+    s.wait_for("the list focused", |screen| screen.contents().contains("j k move"));
+    let mut sent = 0;
+    let while_keys = renames_into(&state, || {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(2) {
+            // Down, then up: the selection, and so the session, changes with every key.
+            s.send(if sent % 2 == 0 { b"j" } else { b"k" });
+            sent += 1;
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
+    let quit_writes = renames_into(&state, || {
+        s.send(b"\x03");
+        let (status, took) = s.wait_exit(TIMEOUT).expect("Ctrl-C quits");
+        assert!(status.success(), "{status:?}");
+        assert!(took < Duration::from_secs(2), "quitting after {sent} keys took {took:?}");
+    });
+    eprintln!("{while_keys} session writes while {sent} keys came, {quit_writes} on the way out");
+    assert!(while_keys <= 4, "{while_keys} session writes for {sent} keys in 2 s (at most one a second)");
+    assert!(while_keys >= 1, "the changes are saved while the keys come");
+    assert!(quit_writes <= 1, "{quit_writes} writes on the way out");
+    let saved = std::fs::read_to_string(state.join("session.json")).unwrap();
+    assert!(saved.contains("\"selected\""), "{saved}");
 }

@@ -82,6 +82,11 @@ pub fn launch(l: Launch) -> Session {
     cmd.env("TERM", "xterm-256color");
     cmd.env_remove("NO_COLOR");
     cmd.env_remove("COLORTERM");
+    // The terminal the tests run in must not decide what the program writes: OSC 8 links and the
+    // clipboard's route follow these (`tui::hyperlink`, `tui::clipboard`). A test sets them.
+    for var in ["VTE_VERSION", "TERM_PROGRAM", "KITTY_WINDOW_ID", "WT_SESSION", "TMUX", "STY"] {
+        cmd.env_remove(var);
+    }
     for (k, v) in l.env {
         cmd.env(k, v);
     }

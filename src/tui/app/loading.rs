@@ -123,8 +123,10 @@ impl App {
         self.graph = OnceLock::new();
         self.graph_view = GraphView::default();
         self.opened = None;
+        // The picker's counts come with the answer to the query on the new library (asked for
+        // since the picker is open).
         if let Some(Overlay::Picker(picker)) = &mut self.overlay {
-            let mut fresh = Picker::new(&self.library, &self.filters, picker.kind);
+            let mut fresh = Picker::new(&self.library, picker.kind, None);
             fresh.filter = picker.filter.clone();
             fresh.refilter();
             *picker = fresh;

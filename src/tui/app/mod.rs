@@ -43,7 +43,7 @@ use super::{
     layout::Layout,
     paste::LogJob,
     session::Session,
-    worker::{Breakdown, Dimension, Suggestion},
+    worker::{Breakdown, Dimension, Suggestion, ValueCounts},
 };
 use crate::taxonomy::FacetKind;
 use crate::{
@@ -158,6 +158,9 @@ pub struct Results {
     pub error: Option<String>,
     /// What inline filter values were read as when they were not exact.
     pub notes: Vec<String>,
+    /// What applying each facet value would leave under this query (the facet picker's
+    /// counts), once a response that counted them has come.
+    pub value_counts: Option<Arc<ValueCounts>>,
 }
 
 impl Results {

@@ -2,6 +2,14 @@
 //! fuzzily (nucleo) over names and aliases, and through the one resolver (`crate::text::resolve`), so
 //! a near spelling (`nccll`) finds its value as it does on the command line, with a note saying
 //! what it was read as. A leading `-` excludes: the counts are then the cases that would remain.
+//!
+//! The counts are what applying each value would leave under the whole query — the sentence
+//! typed (ranked: the real matches of the narrowed search), its inline filters and the applied
+//! ones — exactly the total the search reports once it is applied. The search worker counts
+//! them ([`ValueCounts`], asked for when the picker opens, off the keystroke path); until they
+//! come for the query shown, the picker says so and shows no number.
+
+use std::sync::Arc;
 
 use nucleo::{
     Config, Matcher, Utf32Str,
@@ -10,13 +18,15 @@ use nucleo::{
 
 use crate::text::resolve::Candidate;
 
+use crate::corpus::Library;
+use crate::search::leaves::Leaves;
 use crate::taxonomy::FacetKind;
 use crate::tui::{
     input::Input,
     keymap::Action,
     layout::{self},
+    worker::ValueCounts,
 };
-use crate::{corpus::Library, corpus::filter::Filters};
 
 use super::{App, Effect, Overlay, PICKER_HEADER_ROWS};
 
@@ -25,19 +35,26 @@ use super::{App, Effect, Overlay, PICKER_HEADER_ROWS};
 pub struct PickerRow {
     /// The value's name.
     pub value: String,
-    /// Cases under the applied filters that would remain with it applied: those that have it,
-    /// or, when the picker excludes, those that do not.
-    pub count: usize,
+    /// Cases the search would give with it applied (or, when the picker excludes, with it
+    /// excluded); `None` while the counts for the query are on their way.
+    pub count: Option<usize>,
     /// Characters of the name that matched the filter text.
     pub matched: Vec<usize>,
 }
 
-/// One value of the kind: its name, the cases under the filters that have it, its aliases.
+/// One value of the kind: its name, what applying it would leave (once counted), its aliases.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Value {
     name: String,
-    count: usize,
+    leaves: Option<Leaves>,
     aliases: Vec<String>,
+}
+
+impl Value {
+    /// Cases left with the value applied: the order of the rows (most first).
+    fn with(&self) -> Option<usize> {
+        self.leaves.map(|l| l.with)
+    }
 }
 
 /// The facet picker: the values of one kind with counts, narrowed by fuzzy text.
@@ -47,10 +64,10 @@ pub struct Picker {
     pub kind: FacetKind,
     /// The filter text; a leading `-` applies the value as "must not have".
     pub filter: Input,
-    /// Every value of the kind with its count, most first.
+    /// Every value of the kind with its count, most first (by name until counted).
     values: Vec<Value>,
-    /// Cases under the applied filters.
-    total: usize,
+    /// What applying each value would leave under the query, once the worker has counted it.
+    counts: Option<Arc<ValueCounts>>,
     /// The values the filter keeps, best first.
     pub rows: Vec<PickerRow>,
     /// What the filter text was read as (`read as 'NCCL' (the nearest spelling)`), when only the
@@ -63,29 +80,51 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// The picker for `kind` over the cases of `library` under `filters`.
-    pub fn new(library: &Library, filters: &Filters, kind: FacetKind) -> Picker {
-        let values = crate::corpus::facet_counts::counts(library, filters, kind, true)
-            .into_iter()
-            .map(|c| Value {
-                name: c.value.to_string(),
-                count: c.count,
-                aliases: library.taxonomy.get(kind, c.value).map(|v| v.aliases.clone()).unwrap_or_default(),
-            })
+    /// The picker for `kind` over the values of `library`, with `counts` for the query when
+    /// they are in (see [`Picker::set_counts`]).
+    pub fn new(library: &Library, kind: FacetKind, counts: Option<Arc<ValueCounts>>) -> Picker {
+        let values = library
+            .taxonomy
+            .values_of(kind)
+            .map(|v| Value { name: v.name.clone(), leaves: None, aliases: v.aliases.clone() })
             .collect();
-        let total = library.cases.iter().filter(|c| filters.matches(c)).count();
         let mut picker = Picker {
             kind,
             filter: Input::default(),
             values,
-            total,
+            counts: None,
             rows: Vec::new(),
             note: None,
             cursor: 0,
             top: 0,
         };
-        picker.refilter();
+        picker.set_counts(counts);
         picker
+    }
+
+    /// What the picker counts by, for the next kind it shows.
+    pub fn counts(&self) -> Option<Arc<ValueCounts>> {
+        self.counts.clone()
+    }
+
+    /// Whether the counts shown are those of the query (not still on their way).
+    pub fn counted(&self) -> bool {
+        self.counts.is_some()
+    }
+
+    /// Take the counts for the query (`None`: not counted yet): the values are ordered by them
+    /// again, and the highlighted value stays highlighted.
+    pub fn set_counts(&mut self, counts: Option<Arc<ValueCounts>>) {
+        let highlighted = self.rows.get(self.cursor).map(|r| r.value.clone());
+        for value in &mut self.values {
+            value.leaves = counts.as_ref().and_then(|c| c.get(self.kind, &value.name));
+        }
+        self.values.sort_by(|a, b| b.with().cmp(&a.with()).then_with(|| a.name.cmp(&b.name)));
+        self.counts = counts;
+        self.refilter();
+        if let Some(i) = highlighted.and_then(|h| self.rows.iter().position(|r| r.value == h)) {
+            self.cursor = i;
+        }
     }
 
     /// Whether Enter applies the value as "must not have".
@@ -95,7 +134,7 @@ impl Picker {
 
     /// The row for `value` with the count of cases that applying it would leave.
     fn row(&self, value: &Value, matched: Vec<usize>) -> PickerRow {
-        let count = if self.negated() { self.total.saturating_sub(value.count) } else { value.count };
+        let count = value.leaves.map(|l| if self.negated() { l.without } else { l.with });
         PickerRow { value: value.name.clone(), count, matched }
     }
 
@@ -114,7 +153,7 @@ impl Picker {
         let mut buf = Vec::new();
         // (score, cases that have the value, row): ties go to the value more cases have, also
         // when the rows count what excluding it would leave.
-        let mut scored: Vec<(u32, usize, PickerRow)> = Vec::new();
+        let mut scored: Vec<(u32, Option<usize>, PickerRow)> = Vec::new();
         for value in &self.values {
             let mut indices = Vec::new();
             let by_name = pattern.indices(Utf32Str::new(&value.name, &mut buf), &mut matcher, &mut indices);
@@ -130,7 +169,7 @@ impl Picker {
             indices.sort_unstable();
             indices.dedup();
             let matched = indices.into_iter().filter_map(|i| usize::try_from(i).ok()).collect();
-            scored.push((score, value.count, self.row(value, matched)));
+            scored.push((score, value.with(), self.row(value, matched)));
         }
         scored.sort_by(|a, b| {
             b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)).then_with(|| a.2.value.cmp(&b.2.value))
@@ -180,7 +219,7 @@ impl App {
                 let i =
                     (picker.kind.index() as isize + step).rem_euclid(FacetKind::ALL.len() as isize) as usize;
                 let filter = picker.filter.clone();
-                *picker = Picker::new(&self.library, &self.filters, FacetKind::ALL[i]);
+                *picker = Picker::new(&self.library, FacetKind::ALL[i], picker.counts());
                 picker.filter = filter;
                 picker.refilter();
                 self.picker_kind = picker.kind;
@@ -243,20 +282,41 @@ mod tests {
 
     #[test]
     fn excluding_keeps_the_order_of_including_and_counts_what_is_left() {
-        let library = Library::bundled();
-        let filters = Filters::default();
-        let mut picker = Picker::new(&library, &filters, FacetKind::Component);
+        let library = Arc::new(Library::bundled());
+        let engine = crate::search::Engine::new(library.clone()).unwrap();
+        let filters = crate::corpus::filter::Filters::default();
+        let counts = ValueCounts::new(engine.facet_leaves(&crate::search::Request::new("", &filters)));
+        let mut picker = Picker::new(&library, FacetKind::Component, Some(Arc::new(counts)));
         picker.filter = Input::new("gpu");
         picker.refilter();
-        let including: Vec<(String, usize)> =
+        let including: Vec<(String, Option<usize>)> =
             picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
         assert_eq!(including.first().map(|(v, _)| v.as_str()), Some("GPU"), "{including:?}");
         picker.filter = Input::new("-gpu");
         picker.refilter();
-        let excluding: Vec<(String, usize)> =
+        let excluding: Vec<(String, Option<usize>)> =
             picker.rows.iter().map(|r| (r.value.clone(), r.count)).collect();
         let total = library.cases.len();
-        let expected: Vec<(String, usize)> = including.iter().map(|(v, n)| (v.clone(), total - n)).collect();
+        let expected: Vec<(String, Option<usize>)> =
+            including.iter().map(|(v, n)| (v.clone(), n.map(|n| total - n))).collect();
         assert_eq!(excluding, expected, "the same rows, each with the cases that lack it");
+    }
+
+    #[test]
+    fn until_counted_no_row_has_a_number_and_counts_keep_the_highlight() {
+        let library = Arc::new(Library::bundled());
+        let mut picker = Picker::new(&library, FacetKind::Component, None);
+        assert!(!picker.counted());
+        assert!(!picker.rows.is_empty() && picker.rows.iter().all(|r| r.count.is_none()));
+        picker.cursor = 3;
+        let highlighted = picker.rows[3].value.clone();
+        let engine = crate::search::Engine::new(library.clone()).unwrap();
+        let filters = crate::corpus::filter::Filters::default();
+        let counts = ValueCounts::new(engine.facet_leaves(&crate::search::Request::new("", &filters)));
+        picker.set_counts(Some(Arc::new(counts)));
+        assert!(picker.counted() && picker.rows.iter().all(|r| r.count.is_some()));
+        assert_eq!(picker.rows[picker.cursor].value, highlighted, "the same value stays highlighted");
+        let counts: Vec<usize> = picker.rows.iter().filter_map(|r| r.count).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "most first once counted: {counts:?}");
     }
 }

@@ -2,15 +2,20 @@
 //! log is read apart down to the lines that stood out), asking the search worker and taking its
 //! answers, and the pause in typing that the list and the case pane wait for.
 
+use std::sync::Arc;
+
+use crate::taxonomy::FacetKind;
 use crate::text::numbers::thousands;
 use crate::tui::{
     input::Input,
     keymap::Action,
     paste::{LogJob, PastedLog},
-    worker::{Request, Response},
+    worker::{Request, Response, ValueCounts},
 };
 
-use super::{App, Effect, FilterItem, Focus, HeldList, ListView, Note, Overlay, PAGE, Results, is_log};
+use super::{
+    App, Effect, FilterItem, Focus, HeldList, ListView, Note, Overlay, PAGE, Picker, Results, is_log,
+};
 
 impl App {
     /// Editing keys in the search box; `None` when `action` is not one.
@@ -173,7 +178,26 @@ impl App {
             all: self.show_weaker,
             log: self.input_is_log && !self.input.is_empty(),
             suggest_from: self.log_failure.clone().filter(|_| self.input_is_log && !self.input.is_empty()),
+            value_counts: matches!(self.overlay, Some(Overlay::Picker(_))),
         }
+    }
+
+    /// The facet picker's counts for the query shown, when they are in.
+    pub(super) fn value_counts(&self) -> Option<Arc<ValueCounts>> {
+        let current = self.results.loaded && self.results.generation == self.generation;
+        self.results.value_counts.clone().filter(|_| current)
+    }
+
+    /// Open the facet picker on `kind`, with the counts for the query when they are in, else
+    /// asking the worker for them (the answer comes as one frame waits, see
+    /// [`App::awaiting_answer`]).
+    pub(super) fn open_picker(&mut self, kind: FacetKind) -> Vec<Effect> {
+        self.picker_kind = kind;
+        let counts = self.value_counts();
+        let counted = counts.is_some();
+        self.overlay = Some(Overlay::Picker(Picker::new(&self.library, kind, counts)));
+        self.dirty = true;
+        if counted { Vec::new() } else { vec![Effect::Search(self.request())] }
     }
 
     pub(super) fn receive(&mut self, response: Response) -> Vec<Effect> {
@@ -187,6 +211,12 @@ impl App {
         }
         self.awaiting = false;
         self.dirty = true;
+        // Counts come only when asked for; a later page of the same query keeps them.
+        let value_counts = match response.value_counts {
+            Some(counts) => Some(counts),
+            None if !new_query => self.results.value_counts.take(),
+            None => None,
+        };
         let filters = &self.filters;
         let suggestions = response
             .suggestions
@@ -205,7 +235,14 @@ impl App {
             breakdown: response.breakdown,
             error: response.error,
             notes: response.notes,
+            value_counts,
         };
+        if let Some(Overlay::Picker(picker)) = &mut self.overlay
+            && !picker.counted()
+            && let Some(counts) = self.results.value_counts.clone()
+        {
+            picker.set_counts(Some(counts));
+        }
         if new_query {
             self.list = ListView::default();
             if let Some(id) = self.restore_selection.take() {
@@ -270,5 +307,11 @@ impl App {
     /// Whether the newest query has not been answered yet.
     pub fn awaiting_results(&self) -> bool {
         self.awaiting
+    }
+
+    /// Whether the search worker owes an answer the next frame should wait for: the newest
+    /// query's results, or the counts of the facet picker just opened.
+    pub fn awaiting_answer(&self) -> bool {
+        self.awaiting || matches!(&self.overlay, Some(Overlay::Picker(p)) if !p.counted())
     }
 }

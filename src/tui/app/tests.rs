@@ -72,6 +72,17 @@ fn answer(app: &App, request: &Request) -> Msg {
     }))
 }
 
+/// Answer every search in `effects` with the real engine over the app's library, as the
+/// worker would (the facet picker's counts need it: a canned answer has none).
+fn run_searches(app: &mut App, effects: Vec<Effect>) {
+    let searcher = crate::tui::worker::Searcher::new(app.library.clone());
+    let mut pending = searches(&effects);
+    while let Some(request) = pending.pop() {
+        let response = searcher.run(&request);
+        pending.extend(searches(&app.update(Msg::Searched(Box::new(response)))));
+    }
+}
+
 /// A started app that has its first results.
 fn started(size: (u16, u16)) -> App {
     let (mut app, effects) = App::new(library(), size, Options::default());
@@ -518,12 +529,16 @@ fn v_cycles_the_right_pane_and_the_breakdown_applies_bars() {
 fn the_picker_filters_fuzzily_and_a_leading_minus_excludes() {
     let mut app = started((80, 24));
     app.update(key(KeyCode::Esc));
-    app.update(key(KeyCode::Char('2')));
+    let effects = app.update(key(KeyCode::Char('2')));
+    run_searches(&mut app, effects);
     let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
     assert_eq!(p.kind, FacetKind::Component);
     assert_eq!(p.rows.len(), 4);
-    let order: Vec<(usize, &str)> = p.rows.iter().map(|r| (r.count, r.value.as_str())).collect();
-    assert_eq!(order, [(3, "Checkpointing"), (3, "NCCL"), (3, "Training data loader"), (1, "GPU")]);
+    let order: Vec<(Option<usize>, &str)> = p.rows.iter().map(|r| (r.count, r.value.as_str())).collect();
+    assert_eq!(
+        order,
+        [(Some(3), "Checkpointing"), (Some(3), "NCCL"), (Some(3), "Training data loader"), (Some(1), "GPU")]
+    );
     for c in "-dtldr".chars() {
         app.update(key(KeyCode::Char(c)));
     }
@@ -537,7 +552,8 @@ fn the_picker_filters_fuzzily_and_a_leading_minus_excludes() {
     );
     assert!(app.overlay.is_none());
     // Aliases find values too, and Tab changes the kind.
-    app.update(key(KeyCode::Char('f')));
+    let effects = app.update(key(KeyCode::Char('f')));
+    run_searches(&mut app, effects);
     app.update(key(KeyCode::Tab));
     for c in "stuck".chars() {
         app.update(key(KeyCode::Char(c)));
@@ -554,13 +570,14 @@ fn the_picker_counts_what_would_remain_and_reads_near_spellings() {
     let mut app = started((80, 24));
     let total = app.library.cases.len();
     app.update(key(KeyCode::Esc));
-    app.update(key(KeyCode::Char('2')));
+    let effects = app.update(key(KeyCode::Char('2')));
+    run_searches(&mut app, effects);
     for c in "-gpu".chars() {
         app.update(key(KeyCode::Char(c)));
     }
     let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
     assert_eq!(p.rows[0].value, "GPU", "the order is the same as when including");
-    assert_eq!(p.rows[0].count, total - 1, "excluding GPU leaves the cases without it");
+    assert_eq!(p.rows[0].count, Some(total - 1), "excluding GPU leaves the cases without it");
     for _ in 0.."-gpu".len() {
         app.update(key(KeyCode::Backspace));
     }
@@ -568,13 +585,63 @@ fn the_picker_counts_what_would_remain_and_reads_near_spellings() {
         app.update(key(KeyCode::Char(c)));
     }
     let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
-    assert_eq!(p.rows.first().map(|r| (r.value.as_str(), r.count)), Some(("NCCL", 3)));
+    assert_eq!(p.rows.first().map(|r| (r.value.as_str(), r.count)), Some(("NCCL", Some(3))));
     assert_eq!(p.note.as_deref(), Some("read as 'NCCL' (the nearest spelling)"));
     let request = searches(&app.update(key(KeyCode::Enter))).pop().unwrap();
     assert_eq!(
         request.filters.facets,
         [FacetFilter { kind: FacetKind::Component, value: "NCCL".into(), negated: false }]
     );
+}
+
+#[test]
+fn the_picker_shows_no_count_until_the_counts_for_the_query_shown_come() {
+    let mut app = started((80, 24));
+    let searcher = crate::tui::worker::Searcher::new(app.library.clone());
+    let first = searches(&typed(&mut app, "hung")).pop().unwrap();
+    assert!(!first.value_counts, "no picker open, nothing to count");
+    app.focus = Focus::Results;
+    let opened = searches(&app.update(key(KeyCode::Char('2'))));
+    assert_eq!(opened.len(), 1, "opening the picker asks for its counts");
+    assert!(opened[0].value_counts && opened[0].generation == first.generation);
+    let counted = |app: &App| {
+        let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+        assert_eq!(p.counted(), p.rows.iter().all(|r| r.count.is_some()), "{:?}", p.rows);
+        assert!(p.counted() || p.rows.iter().all(|r| r.count.is_none()), "{:?}", p.rows);
+        p.counted()
+    };
+    assert!(!counted(&app) && app.awaiting_answer());
+    // The answer to the query as sent before the picker opened has no counts: still none shown.
+    app.update(Msg::Searched(Box::new(searcher.run(&first))));
+    assert!(!counted(&app) && app.awaiting_answer());
+    // Counts for an older query are dropped with its answer.
+    let older = Request { generation: first.generation - 1, ..opened[0].clone() };
+    app.update(Msg::Searched(Box::new(searcher.run(&older))));
+    assert!(!counted(&app));
+    app.update(Msg::Searched(Box::new(searcher.run(&opened[0]))));
+    assert!(counted(&app) && !app.awaiting_answer());
+    let Some(Overlay::Picker(p)) = &app.overlay else { panic!("picker open") };
+    for row in &p.rows {
+        let mut filters = Filters::default();
+        filters.set_facet(FacetFilter {
+            kind: FacetKind::Component,
+            value: row.value.clone(),
+            negated: false,
+        });
+        let applied = Request { filters, value_counts: false, ..opened[0].clone() };
+        assert_eq!(row.count, Some(searcher.run(&applied).total), "{} under 'hung'", row.value);
+    }
+    // Open again on the same query: the counts are there, nothing to ask.
+    app.update(key(KeyCode::Esc));
+    assert!(searches(&app.update(key(KeyCode::Char('3')))).is_empty());
+    assert!(counted(&app));
+    // Another query: the old counts are not shown for it.
+    app.update(key(KeyCode::Esc));
+    app.focus = Focus::Search;
+    typed(&mut app, " forever");
+    app.focus = Focus::Results;
+    assert!(!searches(&app.update(key(KeyCode::Char('3')))).is_empty());
+    assert!(!counted(&app));
 }
 
 #[test]

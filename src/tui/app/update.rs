@@ -7,7 +7,7 @@ use crate::tui::{
     keymap::{self, Action, Context},
 };
 
-use super::{App, Effect, Focus, Note, Overlay, Picker, add};
+use super::{App, Effect, Focus, Note, Overlay, add};
 
 impl App {
     /// Change the state for `msg` and say what must happen next.
@@ -161,11 +161,7 @@ impl App {
                 }
                 self.sync_graph_view();
             }
-            Action::Picker(kind) => {
-                let kind = kind.unwrap_or(self.picker_kind);
-                self.picker_kind = kind;
-                self.overlay = Some(Overlay::Picker(Picker::new(&self.library, &self.filters, kind)));
-            }
+            Action::Picker(kind) => return self.open_picker(kind.unwrap_or(self.picker_kind)),
             _ => self.dirty = was_dirty,
         }
         Vec::new()

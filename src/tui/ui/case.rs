@@ -1,17 +1,56 @@
 //! The case pane: the selected case's document (see `tui::doc`), scrolled, with facet values
 //! in their kind's colour, source addresses underlined, and the highlighted item selected.
+//! [`links`] says where the addresses were drawn, for the main loop to make them OSC 8
+//! hyperlinks (`tui::hyperlink`); the two walk the same visible lines.
 
-use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
+use ratatui::{
+    buffer::Buffer,
+    layout::Rect,
+    widgets::{Block, Widget},
+};
+use unicode_width::UnicodeWidthStr;
 
 use super::{no_case, pane, put};
 use crate::{
     settings::theme::Role,
     tui::{
         app::{App, Focus},
-        doc::Part,
+        doc::{CaseDoc, DocLine, Part},
+        hyperlink::Link,
         style::Styles,
     },
 };
+
+/// The document's lines the pane of `inner` (inside its border) shows, with their rows.
+fn visible<'a>(app: &App, doc: &'a CaseDoc, inner: Rect) -> impl Iterator<Item = (u16, &'a DocLine)> {
+    let rows = usize::from(inner.height);
+    doc.lines.iter().skip(app.case_view.scroll).take(rows).zip(inner.y..).map(|(line, y)| (y, line))
+}
+
+/// Where the case pane drawn in `area` shows the pieces of each source's address (see the
+/// module docs); pieces that do not fit the pane whole are left out.
+pub fn links(app: &App, area: Rect) -> Vec<Link> {
+    let Some(doc) = app.case_doc() else { return Vec::new() };
+    let inner = Block::bordered().inner(area);
+    let mut links = Vec::new();
+    for (y, line) in visible(app, doc, inner) {
+        let mut x = usize::from(inner.x);
+        for (part, text) in &line.0 {
+            let width = text.width();
+            let source = match part {
+                Part::Source(i) => doc.sources.get(*i),
+                _ => None,
+            };
+            if let Some(source) = source
+                && x + width <= usize::from(inner.right())
+            {
+                links.push(Link { x: x as u16, y, text: text.clone(), url: source.url.clone() });
+            }
+            x += width;
+        }
+    }
+    links
+}
 
 /// The case pane widget.
 pub struct CasePane<'a> {
@@ -54,9 +93,7 @@ impl Widget for CasePane<'_> {
             no_case(buf, inner, app, s);
             return;
         };
-        for (row, line) in
-            doc.lines.iter().skip(app.case_view.scroll).take(usize::from(inner.height)).enumerate()
-        {
+        for (y, line) in visible(app, doc, inner) {
             let spans: Vec<(String, ratatui::style::Style)> = line
                 .0
                 .iter()
@@ -79,7 +116,7 @@ impl Widget for CasePane<'_> {
                     (text.clone(), style)
                 })
                 .collect();
-            put(buf, inner.x, inner.y + row as u16, inner.width, &spans);
+            put(buf, inner.x, y, inner.width, &spans);
         }
     }
 }

@@ -53,7 +53,7 @@ pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
         filters::FiltersRow { app, styles, row: crate::tui::layout::FilterRow::Suggested },
         l.suggestions,
     );
-    let show_right = !l.narrow || app.focus == Focus::Detail;
+    let show_right = shows_right(app, &l);
     // The focused graph pane takes the list's room too below `GRAPH_ALONE_BELOW` columns.
     let graph_alone = app.graph_alone();
     let show_list = (!l.narrow || app.focus != Focus::Detail) && !graph_alone;
@@ -104,6 +104,21 @@ pub fn render(frame: &mut Frame, app: &App, styles: &Styles) {
             }
         }
         None => {}
+    }
+}
+
+/// Whether the right pane is drawn: always beside the list, in a narrow layout when it has the
+/// focus.
+fn shows_right(app: &App, l: &Layout) -> bool {
+    !l.narrow || app.focus == Focus::Detail
+}
+
+/// Where the frame [`render`] draws on a screen of `area` shows source addresses, for the main
+/// loop to make them OSC 8 hyperlinks (`tui::hyperlink`): the case pane's, when it is shown.
+pub fn links(app: &App, area: Rect) -> Vec<crate::tui::hyperlink::Link> {
+    match Layout::new(area.width, area.height) {
+        Some(l) if shows_right(app, &l) && app.right == RightPane::Case => case::links(app, l.right),
+        _ => Vec::new(),
     }
 }
 

@@ -1,6 +1,8 @@
-//! The facet picker overlay: the values of one kind with the number of cases under the
-//! applied filters that each would leave (that have it, or lack it when excluding), narrowed by
-//! fuzzy text, matched letters highlighted, and what a near spelling was read as.
+//! The facet picker overlay: the values of one kind with the number of cases each would leave
+//! applied (or excluded) under the whole query — the total the search would then report —
+//! narrowed by fuzzy text, matched letters highlighted, and what a near spelling was read as.
+//! Until the counts for the query are in, the column shows `…` and the title says so: never a
+//! number that is not the query's.
 
 use ratatui::{
     buffer::Buffer,
@@ -33,6 +35,9 @@ pub struct PickerOverlay<'a> {
 
 const PROMPT: &str = "filter › ";
 
+/// The count shown while the counts for the query are on their way.
+const PENDING: &str = "…";
+
 impl PickerOverlay<'_> {
     /// Where the terminal cursor goes: in the filter field.
     pub fn cursor(&self, screen: Rect) -> Option<Position> {
@@ -53,7 +58,8 @@ impl Widget for &PickerOverlay<'_> {
         clear(area, buf);
         let p = self.picker;
         let title = format!("Filter by {}", p.kind.label().to_lowercase());
-        let block = pane(&title, "cases each would leave", true, s, area.width);
+        let what = if p.counted() { "cases each would leave" } else { "counting…" };
+        let block = pane(&title, what, true, s, area.width);
         let inner = block.inner(area);
         block.render(area, buf);
         if inner.height < 2 {
@@ -93,7 +99,8 @@ impl Widget for &PickerOverlay<'_> {
             );
             return;
         }
-        let count_w = p.rows.iter().map(|r| r.count.to_string().len()).max().unwrap_or(1);
+        let count_text = |count: Option<usize>| count.map_or_else(|| PENDING.to_string(), |n| n.to_string());
+        let count_w = p.rows.iter().map(|r| count_text(r.count).width()).max().unwrap_or(1);
         let width = usize::from(inner.width);
         for (row, (i, value)) in p.rows.iter().enumerate().skip(p.top).take(rows).enumerate() {
             let y = inner.y + (PICKER_HEADER_ROWS + row) as u16;
@@ -108,11 +115,11 @@ impl Widget for &PickerOverlay<'_> {
             };
             let mut spans = vec![
                 (mark.to_string(), style(Role::Chip)),
-                (format!("{:>count_w$}  ", value.count), style(Role::Muted)),
+                (format!("{:>count_w$}  ", count_text(value.count)), style(Role::Muted)),
             ];
             let room = width.saturating_sub(count_w + 4);
             let name = crate::text::columns::truncate(&value.value, room);
-            let role = if value.count == 0 { Role::Muted } else { Role::of_kind(p.kind) };
+            let role = if value.count.is_none_or(|n| n == 0) { Role::Muted } else { Role::of_kind(p.kind) };
             for (ci, c) in name.chars().enumerate() {
                 let matched = value.matched.contains(&ci);
                 let st = if matched { style(role).patch(s.get(Role::Match)) } else { style(role) };
