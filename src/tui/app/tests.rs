@@ -397,7 +397,11 @@ fn alt_enter_applies_the_suggestion_and_keeps_the_sentence() {
         request.filters.facets,
         [FacetFilter { kind: FacetKind::Symptom, value: "Hang".into(), negated: false }]
     );
-    assert!(app.note.as_ref().is_some_and(|n| n.text == "applied Symptom: Hang (suggested by alias \"hung\")"), "{:?}", app.note);
+    assert!(
+        app.note.as_ref().is_some_and(|n| n.text == "applied Symptom: Hang (suggested by alias \"hung\")"),
+        "{:?}",
+        app.note
+    );
     // The answer's suggestion is the applied filter: it is not offered again.
     let msg = answer(&app, &request);
     app.update(msg);
