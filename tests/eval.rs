@@ -72,7 +72,7 @@ const SUGGESTION_PRECISION_FLOOR: f64 = 0.95;
 /// How many of a log's suggestions are judged: the first ones, strongest first, as triage lists them.
 const SUGGESTIONS_READ: usize = 3;
 /// Suggestions from whole logs: the share a case that answers the log carries.
-const LOG_SUGGESTIONS_FLOOR: f64 = 0.83;
+const LOG_SUGGESTIONS_FLOOR: f64 = 0.9;
 /// Every generated log has at least this many lines.
 const LOG_LINES: usize = 10_000;
 

@@ -491,23 +491,39 @@ impl Engine {
             rival[kind] = rival[kind].max(l.2);
         }
         let kind_of = |value: usize| self.catalog.values()[value].kind.index();
-        // A word that is only a part of a snake_case name (`default` in `default_pg`) names
-        // the identifier, not the value.
+        // A word that is only a part of a longer name names the identifier, not the value: of a
+        // snake_case name (`default` in `default_pg`), and in a log of a dotted module path
+        // (`torch.distributed` in `torch.distributed.DistBackendError`) or a file path (`c10d`
+        // in `csrc/distributed/c10d/ProcessGroupNCCL.cpp`): where a program printed a line, not
+        // what failed. (Typed, `torch.distributed.barrier hangs` is about the framework.)
+        let joined = |before: &str, after: &str| {
+            let name_char = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+            let mut back = before.chars().rev();
+            let (b1, b2) = (back.next(), back.next());
+            let mut ahead = after.chars();
+            let (a1, a2) = (ahead.next(), ahead.next());
+            let path = (matches!(a1, Some('.' | '/')) && name_char(a2))
+                || (matches!(b1, Some('.' | '/')) && name_char(b2));
+            b1 == Some('_') || a1 == Some('_') || (log && path)
+        };
         let in_identifier = |f: &matcher::Found| {
             !f.signature
                 && f.spans.iter().all(|&(a, b)| {
-                    text.get(..a).is_some_and(|t| t.ends_with('_'))
-                        || text.get(b..).is_some_and(|t| t.starts_with('_'))
+                    joined(text.get(..a).unwrap_or_default(), text.get(b..).unwrap_or_default())
                 })
         };
         let found: Vec<matcher::Found> = found.into_iter().filter(|f| !in_identifier(f)).collect();
         let found: Vec<matcher::Found> = match self.learned.is_some() {
             true => found
                 .into_iter()
-                .filter(|f| match (one_word(f), log) {
-                    (false, _) => true,
-                    (true, true) => support(f.value) >= LOG_WORD_SUPPORT,
-                    (true, false) => support(f.value) >= WORD_DOUBT || rival[kind_of(f.value)] < RIVAL,
+                .filter(|f| {
+                    let doubted = support(f.value) < WORD_DOUBT && rival[kind_of(f.value)] >= RIVAL;
+                    match (one_word(f), log) {
+                        (false, false) => true,
+                        (false, true) => !doubted,
+                        (true, true) => support(f.value) >= LOG_WORD_SUPPORT,
+                        (true, false) => !doubted,
+                    }
                 })
                 .collect(),
             false => found,
@@ -686,6 +702,46 @@ mod tests {
         let narrowed = e.search(&Request::new("training job hung", &applied));
         assert_eq!(narrowed.total, hang.count, "the count is what applying it leaves");
         assert!(narrowed.suggestions.iter().all(|s| s.value != "Hang"));
+    }
+
+    #[test]
+    fn the_learned_model_adds_what_the_words_do_not_name_and_says_so() {
+        let e = engine();
+        let none = Filters::default();
+        let r = e.search(&Request::new("kube-apiserver OOM from LIST calls", &none));
+        let learned = r
+            .suggestions
+            .iter()
+            .find(|s| matches!(s.basis, Basis::Learned { .. }))
+            .unwrap_or_else(|| panic!("a learned suggestion: {:?}", r.suggestions));
+        let Basis::Learned { words, confidence } = &learned.basis else { unreachable!() };
+        assert!(*confidence >= SUGGEST_CONFIDENCE, "{learned:?}");
+        assert!(!words.is_empty() && words.iter().all(|w| r.text.contains(w.as_str())), "{learned:?}");
+        // Without the model, only what the words name.
+        let plain = Engine::new(e.library().clone()).unwrap().aliases_only();
+        let r = plain.search(&Request::new("kube-apiserver OOM from LIST calls", &none));
+        assert!(
+            r.suggestions.iter().all(|s| !matches!(s.basis, Basis::Learned { .. })),
+            "{:?}",
+            r.suggestions
+        );
+    }
+
+    #[test]
+    fn a_part_of_a_longer_name_suggests_nothing() {
+        let e = engine();
+        let none = Filters::default();
+        let has = |r: &Response, value: &str| r.suggestions.iter().any(|s| s.value == value);
+        // snake_case, typed or logged: `default` in `default_pg` is no unsafe default.
+        let r = e.search(&Request::new("ProcessGroupNCCL default_pg timed out", &none));
+        assert!(!has(&r, "Unsafe default"), "{:?}", r.suggestions);
+        // In a log, a module path says where a line was printed.
+        let line = "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:2027";
+        let r = e.search(&Request::log(line, &none));
+        assert!(!has(&r, "Distributed training framework"), "{:?}", r.suggestions);
+        // Typed, an API name is about the framework.
+        let r = e.search(&Request::new("torch.distributed.barrier hangs", &none));
+        assert!(has(&r, "Distributed training framework"), "{:?}", r.suggestions);
     }
 
     #[test]
