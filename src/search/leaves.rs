@@ -84,6 +84,9 @@ struct Scored {
     best_first: Vec<(usize, f32)>,
     /// Whether only the real matches count (a ranked search that does not list the weaker ones).
     strong_only: bool,
+    /// Whether no case really matches, whatever is applied (the words matched nothing well:
+    /// `Response::poor`).
+    none_strong: bool,
 }
 
 impl Scored {
@@ -99,7 +102,8 @@ impl Scored {
                 *slot = Some(s);
             }
         }
-        Scored { score, best_first, strong_only: strong_only && every.ranked }
+        let strong_only = strong_only && every.ranked;
+        Scored { score, best_first, strong_only, none_strong: strong_only && every.poor }
     }
 
     /// The cases at least [`STRONG_SHARE`] of `best` (`best` as the engine takes it: at least 0).
@@ -109,6 +113,9 @@ impl Scored {
 
     /// What the search itself reports as its total.
     fn total(&self) -> usize {
+        if self.none_strong {
+            return 0;
+        }
         if !self.strong_only {
             return self.best_first.len();
         }
@@ -118,6 +125,9 @@ impl Scored {
 
     /// What narrowing the search to the cases of `with`, or to the others, would leave.
     fn leaves(&self, with: &CaseSet) -> Leaves {
+        if self.none_strong {
+            return Leaves::default();
+        }
         let members = || with.iter().filter_map(|i| self.score.get(i).copied().flatten());
         let (matched, best_with) = members().fold((0, 0.0f32), |(n, best), s| (n + 1, best.max(s)));
         if !self.strong_only {
@@ -165,6 +175,8 @@ mod tests {
             ("", Filters::default()),
             ("checkpoint", filters.clone()),
             ("component:nccl watchdog", Filters::default()),
+            // Words that match nothing well: no value leaves a case.
+            ("zxqv blorpt foo bar", Filters::default()),
         ] {
             let leaves = e.facet_leaves(&Request::new(input, &filters));
             assert_eq!(leaves.len(), e.catalog().values().len());

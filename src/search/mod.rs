@@ -138,6 +138,9 @@ pub struct Response {
     /// Cases that match the sentence more weakly; listed after the real matches (and counted
     /// in `total`) only when the request asks for `all`, otherwise just counted here.
     pub weaker: usize,
+    /// The words matched nothing well (most of them are in no case and none names a value):
+    /// every case scored is a weaker match, whatever filters are applied.
+    pub poor: bool,
     /// Results skipped.
     pub offset: usize,
     /// This page of results.
@@ -321,6 +324,7 @@ impl Engine {
         let total = results.len();
         let hits = self.page(results, request.offset, request.limit, ranked);
         let leaves = |value: &catalog::ValueEntry| match ranked && !request.all {
+            true if poor => 0,
             true => strong_count(&scored, &value.cases),
             false => value.cases.intersection_count(&result_set),
         };
@@ -344,6 +348,7 @@ impl Engine {
             ranked,
             total,
             weaker,
+            poor,
             offset: request.offset,
             hits,
             suggestions,
@@ -757,6 +762,8 @@ mod tests {
             assert!(nothing.ranked, "{unknown}");
             assert_eq!(nothing.total, 0, "unknown words match nothing: {unknown}");
             assert_eq!(nothing.summary, "No case matches.");
+            // No filter can be promised to leave a case.
+            assert!(nothing.suggestions.is_empty(), "{unknown}: {:?}", nothing.suggestions);
         }
         let stop_words = e.search(&Request::new("the and of", &none));
         assert!(!stop_words.ranked);
