@@ -319,12 +319,8 @@ fn write_text(
             w(out, String::new())?;
             w(out, format!("{label} ({})", list.len()))?;
             for r in list.iter() {
-                let note = match &r.outcome {
-                    Outcome::NotApplicable(why) => why.clone(),
-                    Outcome::Checked { checked, .. } => checked.clone(),
-                    Outcome::Unknown { why, .. } => why.clone(),
-                };
-                w(out, format!("  {:<24} {}", r.id, one_line(&note)))?;
+                let note = r.outcome.note();
+                w(out, format!("  {:<24} {}", r.id, one_line(note)))?;
             }
         }
     } else if !na.is_empty() || !pass.is_empty() {

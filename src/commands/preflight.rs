@@ -230,12 +230,8 @@ fn write_text(
             w(out, String::new())?;
             w(out, format!("{label} ({})", list.len()))?;
             for (file, r) in list.iter() {
-                let why = match &r.outcome {
-                    Outcome::NotApplicable(why) => why.clone(),
-                    Outcome::Checked { checked, .. } => checked.clone(),
-                    Outcome::Unknown { why, .. } => why.clone(),
-                };
-                w(out, format!("  {:<24} {}: {}", r.id, one_line(&file.path), one_line(&why)))?;
+                let why = r.outcome.note();
+                w(out, format!("  {:<24} {}: {}", r.id, one_line(&file.path), one_line(why)))?;
             }
         }
     } else if !na.is_empty() || !pass.is_empty() {

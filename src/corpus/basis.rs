@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use crate::taxonomy::matcher::Found;
+
 /// What a value was found by.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
@@ -29,6 +31,20 @@ pub enum Basis {
 }
 
 impl Basis {
+    /// What a match of the taxonomy's matcher rests on: a signature or an alias (a name counts
+    /// as an alias), with the words that matched.
+    pub fn of_match(found: &Found) -> Basis {
+        match found.signature {
+            true => Basis::Signature { words: found.matched.clone() },
+            false => Basis::Alias { words: found.matched.clone() },
+        }
+    }
+
+    /// The learned model's reading: its words, and its confidence to two decimals, as shown.
+    pub fn learned(words: Vec<String>, confidence: f32) -> Basis {
+        Basis::Learned { words, confidence: (confidence * 100.0).round() / 100.0 }
+    }
+
     /// The words it rests on.
     pub fn words(&self) -> &[String] {
         match self {

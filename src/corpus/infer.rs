@@ -59,11 +59,6 @@ type Span = (usize, usize);
 /// while what a report is about is said at its start.
 pub const FIELD_BYTES: usize = 64 * 1024;
 
-/// A confidence to two decimals, as it is shown.
-fn round(confidence: f32) -> f32 {
-    (confidence * 100.0).round() / 100.0
-}
-
 /// The start of `field`, at most [`FIELD_BYTES`] long, cut at a character boundary.
 fn start_of(field: &str) -> &str {
     let mut end = field.len().min(FIELD_BYTES);
@@ -128,9 +123,14 @@ impl Inferrer {
     pub fn infer_hiding(&self, report: &[(Part, &str)], hidden: Option<&Exclude>) -> Inferred {
         // A huge field is read from its start (see [`FIELD_BYTES`]).
         let report: Vec<(Part, &str)> = report.iter().map(|&(part, text)| (part, start_of(text))).collect();
-        let mut out = self.by_aliases(&report);
+        let (mut out, denied) = self.by_aliases(&report);
         let Some(model) = self.model else { return out };
-        let denied = self.denied(&report);
+        // A learned value is added when the taxonomy knows it and the report does not deny it
+        // by name (`It was not a GPU OOM`: the words around it do not bring it back).
+        let admits = |kind: FacetKind, name: &str| {
+            let is = |v: &FacetValue| v.kind == kind && v.name == name;
+            self.values.iter().any(is) && !denied.iter().any(|&v| is(&self.values[v]))
+        };
         let learned = model.predict(&report, Reading { prose: true, exclude: hidden });
         for (kind, predictions) in FacetKind::ALL.into_iter().zip(learned) {
             let list = &mut out[kind.index()];
@@ -138,14 +138,11 @@ impl Inferrer {
                 if list.len() >= MAX_PER_KIND || p.confidence < LEARNED_CONFIDENCE {
                     break;
                 }
-                let known = self.values.iter().any(|v| v.kind == kind && v.name == p.name);
-                // What the report denies by name (`It was not a GPU OOM`) the words around it
-                // do not bring back.
-                let denied =
-                    denied.iter().any(|&v| self.values[v].kind == kind && self.values[v].name == p.name);
-                if known && !denied && !list.iter().any(|i| i.value == p.name) {
-                    let basis = Basis::Learned { words: p.because, confidence: round(p.confidence) };
-                    list.push(InferredValue { value: p.name, basis });
+                if admits(kind, &p.name) && !list.iter().any(|i| i.value == p.name) {
+                    list.push(InferredValue {
+                        basis: Basis::learned(p.because, p.confidence),
+                        value: p.name,
+                    });
                 }
             }
         }
@@ -155,50 +152,34 @@ impl Inferrer {
             report.iter().copied().filter(|(p, t)| *p == Part::Cause && !t.trim().is_empty()).collect();
         let kind = FacetKind::RootCause;
         if out[kind.index()].is_empty() && !causes.is_empty() {
-            let read = model.predict(&causes, Reading { prose: true, exclude: hidden });
-            let best = read[kind.index()].first().filter(|p| p.confidence >= SECTION_CONFIDENCE);
-            let denied_here = |name: &str| {
-                denied.iter().any(|&v| self.values[v].kind == kind && self.values[v].name == name)
-            };
-            if let Some(p) = best.filter(|p| {
-                !denied_here(&p.name) && self.values.iter().any(|v| v.kind == kind && v.name == p.name)
-            }) {
-                let basis = Basis::Learned { words: p.because.clone(), confidence: round(p.confidence) };
-                out[kind.index()].push(InferredValue { value: p.name.clone(), basis });
+            let [read, ..] = model.predict(&causes, Reading { prose: true, exclude: hidden });
+            let best = read.into_iter().next().filter(|p| p.confidence >= SECTION_CONFIDENCE);
+            if let Some(p) = best.filter(|p| admits(kind, &p.name)) {
+                out[kind.index()]
+                    .push(InferredValue { basis: Basis::learned(p.because, p.confidence), value: p.name });
             }
         }
         out
     }
 
-    /// The values (positions in the taxonomy) the report names only where it denies or merely
-    /// supposes them.
-    fn denied(&self, report: &[(Part, &str)]) -> Vec<usize> {
-        let mut named = Vec::new();
-        let mut said = Vec::new();
-        for &(_, text) in report {
-            for found in self.matcher.find(text, &|_| true) {
-                named.push(found.value);
-                if found.spans.iter().any(|&span| mention(text, span) == Mention::Positive) {
-                    said.push(found.value);
-                }
-            }
-        }
-        named.retain(|v| !said.contains(v));
-        named.sort_unstable();
-        named.dedup();
-        named
-    }
-
-    /// The values the report's names, aliases and signatures point at.
-    fn by_aliases(&self, report: &[(Part, &str)]) -> Inferred {
+    /// The values the report's names, aliases and signatures point at, and the values (positions
+    /// in the taxonomy) it names only where it denies or merely supposes them.
+    fn by_aliases(&self, report: &[(Part, &str)]) -> (Inferred, Vec<usize>) {
         // (value, kind) -> the strongest part's score and the sum of the others, and the
         // strongest part's words.
         let mut scores: Vec<(usize, f32, f32, Basis)> = Vec::new();
+        let (mut named, mut said) = (Vec::new(), Vec::new());
         for &(part, text) in report {
             if text.trim().is_empty() {
                 continue;
             }
-            let founds = self.positive(text);
+            let (founds, mentions) = self.positive(text);
+            for (value, positive) in mentions {
+                named.push(value);
+                if positive {
+                    said.push(value);
+                }
+            }
             for found in &founds {
                 let Some(value) = self.values.get(found.value) else { continue };
                 let w = weight(value.kind, part);
@@ -206,10 +187,7 @@ impl Inferrer {
                     continue;
                 }
                 let score = found.score * w;
-                let basis = || match found.signature {
-                    true => Basis::Signature { words: found.matched.clone() },
-                    false => Basis::Alias { words: found.matched.clone() },
-                };
+                let basis = || Basis::of_match(found);
                 match scores.iter_mut().find(|(v, ..)| *v == found.value) {
                     Some((_, best, rest, why)) => {
                         *rest += best.min(score);
@@ -233,14 +211,22 @@ impl Inferrer {
                 list.push(InferredValue { value: v.name.clone(), basis });
             }
         }
-        out
+        named.retain(|v| !said.contains(v));
+        named.sort_unstable();
+        named.dedup();
+        (out, named)
     }
 
     /// The values named positively in `text`: the words of every denied or hypothetical mention
     /// are blanked and the rest read again, so a value's score counts only what is said to be so.
-    fn positive(&self, text: &str) -> Vec<Found> {
+    /// Beside them, every value named at all, with whether some mention of it is positive.
+    fn positive(&self, text: &str) -> (Vec<Found>, Vec<(usize, bool)>) {
         // Every word counts as known, so none is read as a typo of a taxonomy word.
         let founds = self.matcher.find(text, &|_| true);
+        let mentions = founds
+            .iter()
+            .map(|f| (f.value, f.spans.iter().any(|&span| mention(text, span) == Mention::Positive)))
+            .collect();
         let (positive, denied): (Vec<Span>, Vec<Span>) = founds
             .iter()
             .flat_map(|f| f.spans.iter().copied())
@@ -251,7 +237,7 @@ impl Inferrer {
             .filter(|&(a, b)| !positive.iter().any(|&(pa, pb)| pa <= a && b <= pb))
             .collect();
         if denied.is_empty() {
-            return founds;
+            return (founds, mentions);
         }
         // Spaces byte for byte keep every other offset (and UTF-8) as it was.
         let mut blanked = text.as_bytes().to_vec();
@@ -261,7 +247,7 @@ impl Inferrer {
             }
         }
         let blanked = String::from_utf8_lossy(&blanked);
-        self.matcher.find(&blanked, &|_| true)
+        (self.matcher.find(&blanked, &|_| true), mentions)
     }
 
     /// Whether the words at `span`, where `found` was named, name something else better: they

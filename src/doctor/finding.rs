@@ -200,6 +200,15 @@ impl Outcome {
         Outcome::NotApplicable(why.into())
     }
 
+    /// The one line that says what it rests on: what was looked at, why it could not look, or
+    /// why it does not apply (the `--all` listings of passes and of what does not apply).
+    pub fn note(&self) -> &str {
+        match self {
+            Outcome::Checked { checked, .. } => checked,
+            Outcome::Unknown { why, .. } | Outcome::NotApplicable(why) => why,
+        }
+    }
+
     /// The state this outcome gives: its worst finding, or pass, unknown or n/a.
     pub fn state(&self) -> State {
         match self {
@@ -223,6 +232,8 @@ mod tests {
         assert_eq!(Outcome::found(vec![], "fine").state(), State::Pass);
         assert_eq!(Outcome::unknown("needs root", "sudo").state(), State::Unknown);
         assert_eq!(Outcome::na("no GPU").state(), State::NotApplicable);
+        assert_eq!(Outcome::na("no GPU").note(), "no GPU");
+        assert_eq!(Outcome::pass("/dev/shm is 16 GiB").note(), "/dev/shm is 16 GiB");
         assert!(State::Crit < State::Warn && State::Info < State::Unknown);
     }
 

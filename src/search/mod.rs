@@ -292,7 +292,11 @@ impl Engine {
         let filters = merge(request.filters, &parsed.filters);
         let allowed = self.catalog.filter(&filters);
         let found = self.find_values(&parsed.text, request.typos);
-        let (ranked, mut results) = match self.rank(&parsed.text, &found, &allowed, request.typos) {
+        let words = self.index.words(&parsed.text);
+        // Words most of which no case contains, none naming a value, match nothing well: the
+        // best of poor matches is not an answer ("zxqv blorpt foo bar").
+        let poor = found.is_empty() && mostly_unknown(&words);
+        let (ranked, mut results) = match self.rank(&parsed.text, words, &found, &allowed, request.typos) {
             Ok(Some(results)) => (true, results),
             Ok(None) => (false, unranked(&allowed)),
             Err(e) => {
@@ -303,9 +307,7 @@ impl Engine {
         let mut weaker = 0;
         // Every case scored, before the cut: what a suggestion would leave is counted on it.
         let scored = if ranked && !request.all { results.clone() } else { Vec::new() };
-        // Words most of which no case contains, none naming a value, match nothing well: the
-        // best of poor matches is not an answer ("zxqv blorpt foo bar").
-        let poor = ranked && found.is_empty() && self.mostly_unknown(&parsed.text);
+        let poor = ranked && poor;
         if ranked {
             let best = results.iter().map(|r| r.1).fold(0.0, f32::max);
             let (strong, weak): (Vec<_>, Vec<_>) =
@@ -357,13 +359,6 @@ impl Engine {
         }
     }
 
-    /// Whether at least half the words of `text` (two or more) are in no case.
-    fn mostly_unknown(&self, text: &str) -> bool {
-        let words = self.index.words(text);
-        let unknown = words.iter().filter(|w| w.doc_freq == 0).count();
-        words.len() >= 2 && unknown * 2 >= words.len()
-    }
-
     /// The taxonomy values `text` names (kind and name), strongest first; `typos`: also through
     /// misspellings.
     pub fn values_named(&self, text: &str, typos: bool) -> Vec<(FacetKind, &str)> {
@@ -389,16 +384,17 @@ impl Engine {
             .collect()
     }
 
-    /// Every allowed case matching `text`, with its score, in no order; `None` when `text` has
-    /// no word to search for. The values `found` in the text widen the query.
+    /// Every allowed case matching `text` (cut into `words` by the index), with its score, in no
+    /// order; `None` when `text` has no word to search for. The values `found` in the text widen
+    /// the query.
     fn rank(
         &self,
         text: &str,
+        mut words: Vec<index::QueryWord>,
         found: &[matcher::Found],
         allowed: &CaseSet,
         typos: bool,
     ) -> Result<Option<Vec<(u32, f32)>>> {
-        let mut words = self.index.words(text);
         let named: Vec<(usize, usize, usize)> = found
             .iter()
             .flat_map(|f| f.spans.iter())
@@ -559,15 +555,11 @@ impl Engine {
         leaves: &dyn Fn(&catalog::ValueEntry) -> usize,
     ) -> Vec<Suggestion> {
         let named = found.into_iter().map(|f| {
-            let basis = match f.signature {
-                true => Basis::Signature { words: f.matched.clone() },
-                false => Basis::Alias { words: f.matched.clone() },
-            };
+            let basis = Basis::of_match(&f);
             (f.value, f.matched, f.certain, f.score, basis)
         });
         let learned = learned.into_iter().map(|(value, words, confidence)| {
-            let basis =
-                Basis::Learned { words: words.clone(), confidence: (confidence * 100.0).round() / 100.0 };
+            let basis = Basis::learned(words.clone(), confidence);
             // Below every alias found (about 1 for one exact word): the model adds, it does not
             // outrank what the words name.
             (value, words, true, LEARNED_STRENGTH * confidence, basis)
@@ -609,6 +601,12 @@ impl Engine {
 fn strong_count(scored: &[(u32, f32)], with: &CaseSet) -> usize {
     let best = scored.iter().filter(|r| with.contains(r.0 as usize)).map(|r| r.1).fold(0.0, f32::max);
     scored.iter().filter(|r| with.contains(r.0 as usize) && r.1 >= STRONG_SHARE * best).count()
+}
+
+/// Whether at least half the `words` of a sentence (two or more) are in no case.
+fn mostly_unknown(words: &[index::QueryWord]) -> bool {
+    let unknown = words.iter().filter(|w| w.doc_freq == 0).count();
+    words.len() >= 2 && unknown * 2 >= words.len()
 }
 
 /// Every allowed case, unscored, in library order (newest first, ties by id).
