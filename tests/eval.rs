@@ -274,11 +274,21 @@ fn suggestions_are_precise() {
 }
 
 /// Floors of the leave-one-out measure (issue 30), per kind (root cause, component, symptom,
-/// contributing factor): inference (aliases, then the learned model) must keep at least this
-/// precision@3 on cases the model has not seen...
-const LOO_PRECISION_FLOOR: [f64; 4] = [0.6, 0.68, 0.68, 0.6];
-/// ...and reach at least this recall@3 (aliases alone: 0.018, 0.626, 0.307, 0.037 on 601 cases).
-const LOO_RECALL_FLOOR: [f64; 4] = [0.08, 0.66, 0.35, 0.045];
+/// contributing factor): inference (aliases, doubted, confirmed and added to by the learned
+/// model) must keep at least this precision@3 on cases the model has not seen (0.810, 0.798,
+/// 0.765, 0.870 when set; aliases alone 0.783, 0.733, 0.755, 0.900)...
+const LOO_PRECISION_FLOOR: [f64; 4] = [0.79, 0.78, 0.755, 0.85];
+/// ...and reach at least this recall@3 (0.086, 0.682, 0.371, 0.041 when set; aliases alone
+/// 0.023, 0.628, 0.307, 0.037 on 601 cases).
+const LOO_RECALL_FLOOR: [f64; 4] = [0.08, 0.66, 0.35, 0.039];
+/// The kinds whose leave-one-out precision must beat the aliases alone. Not contributing
+/// factors: the aliases give 20 of them in 601 cases, 18 right, and the model confirms 3 more
+/// of which 2 are right (20 of 23, 0.870); its own factors are right about half the time at
+/// 0.7, so it adds none. Recall and F1 beat the aliases on every kind.
+const PRECISION_BEATS_ALIASES: [incidex::taxonomy::FacetKind; 3] = {
+    use incidex::taxonomy::FacetKind::*;
+    [RootCause, Component, Symptom]
+};
 /// The share of a case's three nearest cases (its symptom text searched, the case left out)
 /// that share a value of each kind with it.
 const NEIGHBOUR_FLOOR: [f64; 4] = [0.38, 0.88, 0.58, 0.17];
@@ -299,7 +309,13 @@ fn leave_one_out_facets_beat_aliases_alone() {
     let baseline = loo::aliases_only(&library);
     println!("{}", loo::render("leave one out: aliases and signatures only (before the model)", &baseline));
     let inferred = loo::inferred(&library, model);
-    println!("{}", loo::render("leave one out: inference (aliases, then learned at 0.7)", &inferred));
+    println!(
+        "{}",
+        loo::render(
+            "leave one out: inference (aliases, doubted, confirmed and added to by the model)",
+            &inferred
+        )
+    );
     let mut table = String::new();
     for min in [0.0, 0.5, 0.6, 0.7, 0.8, 0.9] {
         let learned = loo::learned(&library, model, min);
@@ -322,6 +338,15 @@ fn leave_one_out_facets_beat_aliases_alone() {
             b.recall()
         );
         assert!(s.f1() > b.f1(), "{}: F1 {:.3} must beat aliases alone {:.3}", kind.label(), s.f1(), b.f1());
+        if PRECISION_BEATS_ALIASES.contains(&kind) {
+            assert!(
+                s.precision() > b.precision(),
+                "{}: precision {:.3} must beat aliases alone {:.3}",
+                kind.label(),
+                s.precision(),
+                b.precision()
+            );
+        }
         assert!(
             s.precision() >= LOO_PRECISION_FLOOR[i],
             "{}: precision {:.3} below its floor",

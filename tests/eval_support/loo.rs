@@ -87,7 +87,7 @@ pub fn learned(library: &Library, model: &FacetModel, min_confidence: f32) -> Sc
 }
 
 /// Leave-one-out scores of inference as postmortems get it: aliases and signatures first, then
-/// the learned model (at `corpus::infer::LEARNED_CONFIDENCE`) with the case hidden.
+/// the learned model (`corpus::infer`: it doubts, confirms and adds) with the case hidden.
 pub fn inferred(library: &Library, model: &FacetModel) -> Scores {
     let inferrer = Inferrer::new(&library.taxonomy);
     let mut scores = Scores::default();
