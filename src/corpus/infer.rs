@@ -293,7 +293,7 @@ impl Inferrer {
             let list = &mut out[v.kind.index()];
             if score >= MIN_SCORE && list.len() < MAX_PER_KIND {
                 list.push(inferred);
-            } else if score >= WEAK_SCORE && score < MIN_SCORE {
+            } else if (WEAK_SCORE..MIN_SCORE).contains(&score) {
                 weak[v.kind.index()].push(inferred);
             }
         }
