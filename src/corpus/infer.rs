@@ -445,6 +445,33 @@ mod tests {
     }
 
     #[test]
+    fn what_the_section_for_a_kind_states_is_not_doubted() {
+        // The root-cause section names Control-plane overload ("thundering herd"), so it
+        // stays...
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/postmortem-team/dns-timeouts-during-job-start.md"
+        ))
+        .expect("the fixture");
+        let section = |heading: &str| {
+            let start = text.find(heading).expect("the section") + heading.len();
+            let end = text[start..].find("\n## ").map_or(text.len(), |e| start + e);
+            text[start..end].to_string()
+        };
+        let (summary, cause) = (section("## What happened"), section("## Root cause"));
+        let stated = [(Part::Summary, summary.as_str()), (Part::Cause, cause.as_str())];
+        let causes = values(&inferrer().infer(&stated), FacetKind::RootCause);
+        assert!(causes.contains(&"Control-plane overload".to_string()), "{causes:?}");
+        // ...though the model, reading the same parts, would doubt it.
+        let read = FacetModel::bundled().predict(&stated, Reading { prose: true, exclude: None });
+        let confidence = read[FacetKind::RootCause.index()]
+            .iter()
+            .find(|p| p.name == "Control-plane overload")
+            .map(|p| p.confidence);
+        assert!(confidence.is_some_and(|c| c < DOUBT), "{confidence:?}");
+    }
+
+    #[test]
     fn a_denied_value_is_not_inferred_and_the_section_weighs() {
         let inferrer = inferrer();
         let got = inferrer.infer(&[
