@@ -118,7 +118,7 @@ pub const LEARNED_CONFIDENCE: f32 = 0.7;
 
 /// The least confidence at which the learned model adds a value of `kind` where the words are
 /// silent, if it ever does. Never a root cause or a contributing factor from the whole report:
-/// on the leave-one-out measure the model's own are right about 0.67 and 0.53 of the time at
+/// on the leave-one-out measure the model's own are right about 0.67 and 0.50 of the time at
 /// 0.7 (0.68 and none at 0.8), below the 0.78 and 0.90 of the aliases, so for those it only
 /// doubts and confirms (and reads a root-cause section that names no root cause).
 pub fn learned_confidence(kind: FacetKind) -> Option<f32> {

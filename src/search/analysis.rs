@@ -110,7 +110,6 @@ impl<S: TokenStream> TokenStream for CachedStemmerStream<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tantivy::tokenizer::Stemmer;
 
     fn terms(text: &str) -> Vec<String> {
         let mut a = analyzer();
@@ -121,20 +120,18 @@ mod tests {
 
     #[test]
     fn words_are_lowercased_stemmed_and_stop_words_go() {
-        assert_eq!(terms("The jobs HUNG and the Checkpointing hangs"), ["job", "hung", "checkpoint", "hang"]);
+        assert_eq!(terms("The jobs HUNG and the Checkpointing hangs"), ["job", "hang", "checkpoint", "hang"]);
         let long = "x".repeat(MAX_WORD_BYTES + 1);
         assert_eq!(terms(&format!("ok {long} 10.0.0.1:8080")), ["ok", "10", "0", "0", "1", "8080"]);
     }
 
     #[test]
     fn the_cache_gives_what_the_stemmer_gives() {
-        let mut plain = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(LowerCaser)
-            .filter(Stemmer::new(Language::English))
-            .build();
+        let mut plain = TextAnalyzer::builder(SimpleTokenizer::default()).filter(LowerCaser).build();
         let text = "running runs ran easily easily fairness fairness generously generous";
-        let mut want = Vec::new();
-        plain.token_stream(text).process(&mut |t| want.push(t.text.clone()));
+        let (mut want, mut stemmer) = (Vec::new(), WordStemmer::default());
+        plain.token_stream(text).process(&mut |t| want.push(stemmer.stem(&t.text)));
+        assert_eq!(want[2], "run", "an irregular form stems as its verb");
         let mut cached = TextAnalyzer::builder(SimpleTokenizer::default())
             .filter(LowerCaser)
             .filter(CachedStemmer)
