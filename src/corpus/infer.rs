@@ -202,7 +202,7 @@ impl Inferrer {
         }
         for (kind, weak) in FacetKind::ALL.into_iter().zip(weak) {
             let list = &mut out[kind.index()];
-            for (i, _) in weak {
+            for i in weak {
                 let agrees = confidence(kind, &i.value).is_some_and(|c| c >= AGREES);
                 if agrees && list.len() < MAX_PER_KIND && !list.iter().any(|have| have.value == i.value) {
                     list.push(i);
@@ -244,7 +244,7 @@ impl Inferrer {
     /// weakly to count alone (at least [`WEAK_SCORE`]), for the learned model to confirm; and
     /// the values (positions in the taxonomy) it names only where it denies or merely supposes
     /// them.
-    fn by_aliases(&self, report: &[(Part, &str)]) -> (Scored, Scored, Vec<usize>) {
+    fn by_aliases(&self, report: &[(Part, &str)]) -> (Scored, Inferred, Vec<usize>) {
         // (value, kind) -> the strongest part's score and the sum of the others, and the
         // strongest part's words.
         let mut scores: Vec<(usize, f32, f32, Basis)> = Vec::new();
@@ -286,13 +286,13 @@ impl Inferrer {
         let mut ranked: Vec<(usize, f32, Basis)> =
             scores.into_iter().map(|(v, best, rest, why)| (v, best + 0.25 * rest.min(2.0), why)).collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let (mut out, mut weak): (Scored, Scored) = Default::default();
+        let (mut out, mut weak): (Scored, Inferred) = Default::default();
         for (value, score, basis) in ranked {
             let Some(v) = self.values.get(value) else { continue };
-            let inferred = (InferredValue { value: v.name.clone(), basis }, stated.contains(&value));
+            let inferred = InferredValue { value: v.name.clone(), basis };
             let list = &mut out[v.kind.index()];
             if score >= MIN_SCORE && list.len() < MAX_PER_KIND {
-                list.push(inferred);
+                list.push((inferred, stated.contains(&value)));
             } else if (WEAK_SCORE..MIN_SCORE).contains(&score) {
                 weak[v.kind.index()].push(inferred);
             }
