@@ -20,6 +20,7 @@
 
 pub mod decode;
 pub mod line;
+pub mod progress;
 pub mod ranks;
 pub mod salience;
 mod split;

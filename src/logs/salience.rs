@@ -12,6 +12,7 @@
 //! - `failed`, `error` as a word: 2;
 //! - what follows a failure rather than causing it (`exit code`, `ChildFailedError`, `srun:
 //!   error: … Exited with`, `Sending process … closing signal`): 1;
+//! - a Kubernetes event of type `Warning` (`  Warning  FailedMount  3m  kubelet  …`): 3;
 //! - `WARN` / `WARNING` levels: 1.5; Python's `UserWarning` and kin, which every job prints: 0.5.
 //!
 //! A line logged at `INFO` or `DEBUG` (also glog's `I1130 …` and PyTorch's `[I …]`) weighs a
@@ -20,9 +21,13 @@
 //! says (`[W socket.cpp] … failed to bind` is in every job's log); a line that reports a failure
 //! rather than causing it (an exit code, the launcher's `ChildFailedError`) at most 1.2, even when
 //! it names an exception; a frame inside a traceback (the code lines, `raise …`) a third; a
-//! native stack frame (`frame #0: c10::Error::Error…`) or a bare label (`Last error:`) a fifth.
+//! native stack frame (`frame #0: c10::Error::Error…`) or a bare label (`Last error:`) a fifth;
+//! a training step's record that reports no trouble (`lm loss: 2.1 | … | number of nan
+//! iterations: 0`, `logs::progress`) at most 0.5, unless a failure marker is in it.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+
+use crate::logs::progress;
 
 /// The weight of an exception line (a traceback's last line, `FooError: …`).
 pub const EXCEPTION: f32 = 4.0;
@@ -163,6 +168,9 @@ const CONSEQUENCE_CAP: f32 = 1.2;
 const ERROR_LEVEL: f32 = 2.0;
 /// A line logged as a warning weighs at most this.
 const WARNING_CAP: f32 = 1.5;
+/// A training step's record of a healthy run (`logs::progress`) weighs at most this: it names
+/// `loss scale`, `learning rate` and `nan iterations: 0` on every line of a run that is fine.
+const ROUTINE_PROGRESS: f32 = 0.5;
 /// Markers (by text) that report a failure rather than cause it.
 const CONSEQUENCES: &[&str] = &[
     "exit code",
@@ -268,11 +276,18 @@ impl Salience {
             best = best.max(EXCEPTION);
             failure_level = true;
         }
+        if is_kubernetes_warning_event(message) {
+            best = best.max(KUBERNETES_WARNING);
+            failure_level = true;
+        }
         if quiet && !failure_level {
             best *= 0.25;
         }
         if warning {
             best = best.min(WARNING_CAP);
+        }
+        if !failure_level && progress::is_routine_progress(message) {
+            best = best.min(ROUTINE_PROGRESS);
         }
         // torchrun's summary table: `train.py FAILED`.
         if message.trim_end().ends_with(" FAILED") && message.split_whitespace().count() <= 3 {
@@ -292,6 +307,29 @@ impl Salience {
         }
         best
     }
+}
+
+/// The weight of a Kubernetes event of type `Warning` ([`is_kubernetes_warning_event`]).
+const KUBERNETES_WARNING: f32 = 3.0;
+
+/// A Kubernetes event of type `Warning`, as `kubectl describe` (`  Warning  FailedMount  3m
+/// kubelet  MountVolume.SetUp failed …`) and `kubectl get events` (`14s  Warning
+/// FailedScheduling  pod/x  0/8 nodes are available …`) print it: the word `Warning`, two
+/// spaces, a CamelCase reason, two spaces. Kubernetes has two event types, `Normal` and
+/// `Warning`; the second is how it reports that something failed, not a log level.
+pub fn is_kubernetes_warning_event(message: &str) -> bool {
+    message.match_indices("Warning").any(|(at, word)| {
+        let starts_word = message[..at].chars().next_back().is_none_or(char::is_whitespace);
+        let Some(rest) = message[at + word.len()..].strip_prefix("  ") else { return false };
+        let rest = rest.trim_start_matches(' ');
+        let reason_len = rest.bytes().take_while(u8::is_ascii_alphanumeric).count();
+        let reason = &rest[..reason_len];
+        starts_word
+            && reason.len() > 2
+            && reason.starts_with(|c: char| c.is_ascii_uppercase())
+            && reason.bytes().any(|b| b.is_ascii_lowercase())
+            && rest[reason_len..].starts_with("  ")
+    })
 }
 
 /// What a stack-frame or label-only line keeps of its weight.
@@ -411,6 +449,39 @@ mod tests {
         assert!(nccl >= 3.0, "NCCL WARN is NCCL's error level: {nccl}");
         assert!(weigh("I1130 03:12:40.1 1 x.py:1] all good, c10d ready") < 1.0);
         assert!(weigh("E1130 03:12:40.1 1 x.py:1] something broke") >= 2.0);
+    }
+
+    #[test]
+    fn a_healthy_step_record_stays_quiet_and_a_troubled_one_does_not() {
+        let salience = Salience::new(["number of nan iterations", "loss scale", "learning rate"]);
+        let step = " iteration     1999/  500000 | learning rate: 2.999E-04 | lm loss: 2.145E+00 | loss scale: 1.0 | grad norm: 0.231 | number of skipped iterations:   0 | number of nan iterations:   0 |";
+        assert!(salience.weigh(step, false) <= ROUTINE_PROGRESS, "{}", salience.weigh(step, false));
+        let nan = step.replace("nan iterations:   0", "nan iterations:   2");
+        assert!(salience.weigh(&nan, false) >= SIGNATURE, "{}", salience.weigh(&nan, false));
+        let failing = format!("ERROR {step}");
+        assert!(salience.weigh(&failing, false) >= 3.0, "a failure marker keeps its weight");
+    }
+
+    #[test]
+    fn a_kubernetes_warning_event_is_a_failure_not_a_warning() {
+        let describe = "  Warning  UnexpectedAdmissionError  14s  kubelet  Allocate failed due to requested number of devices unavailable for nvidia.com/gpu.";
+        let events = "14s         Warning   FailedScheduling   pod/train-0   0/8 nodes are available: 8 Insufficient nvidia.com/gpu.";
+        assert!(is_kubernetes_warning_event(describe) && is_kubernetes_warning_event(events));
+        assert!(weigh(describe) >= 3.0 && weigh(events) >= 3.0, "{} {}", weigh(describe), weigh(events));
+        assert!(
+            weigh(describe)
+                > weigh(
+                    "[W ProcessGroupNCCL.cpp:1856] Warning: TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect"
+                )
+        );
+        for not_an_event in [
+            "Warning: this will change",
+            "  Normal   Scheduled  14s  default-scheduler  Successfully assigned default/x to node-1",
+            "UserWarning  OLD  something",
+            "Warning  the disk is nearly full",
+        ] {
+            assert!(!is_kubernetes_warning_event(not_an_event), "{not_an_event}");
+        }
     }
 
     #[test]
