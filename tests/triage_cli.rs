@@ -380,3 +380,63 @@ fn every_line_names_its_file_when_several_logs_say_the_same() {
     assert!(out.contains(&format!("  {}:2 ", first.display())), "{out}");
     assert!(!out.contains(" L2 "), "{out}");
 }
+
+/// Issue 30: a Megatron step line of a healthy run names `loss scale`, `learning rate` and
+/// `number of nan iterations` (a signature of Loss spike or divergence). Before, it stood out
+/// beside the OOM killer's lines and the log was suggested Loss spike first; a step line that
+/// counts NaN iterations still stands out.
+#[test]
+fn a_healthy_step_line_neither_stands_out_nor_suggests_a_loss_spike() {
+    let step = |nan: u32| {
+        format!(
+            " iteration     1999/  500000 | consumed samples:      4093952 | elapsed time per iteration (ms): 8123.4 | learning rate: 2.999E-04 | global batch size:  2048 | lm loss: 2.145E+00 | loss scale: 1.0 | grad norm: 0.231 | number of skipped iterations:   0 | number of nan iterations:   {nan} |\n"
+        )
+    };
+    let failure = "saving checkpoint at iteration    2000 to /lustre/fs1/ckpt/glm in torch_dist format\n\
+        slurmstepd: error: Detected 1 oom_kill event in StepId=4471203.0. Some of the step tasks have been OOM Killed.\n\
+        srun: error: nid001234: task 17: Out Of Memory\n";
+    let suggested = |v: &Value| -> Vec<String> {
+        v["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["value"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let healthy = json(&run(
+        &["triage", "-", "--json", "--limit", "1"],
+        Some(format!("{}{failure}", step(0)).as_bytes()),
+    ));
+    let lines: Vec<u64> =
+        healthy["evidence"].as_array().unwrap().iter().map(|e| e["line"].as_u64().unwrap()).collect();
+    assert!(!lines.contains(&1), "the step line stood out: {lines:?}");
+    let values = suggested(&healthy);
+    assert!(values.contains(&"CPU and host memory".to_string()), "{values:?}");
+    assert!(!values.contains(&"Loss spike or divergence".to_string()), "{values:?}");
+    let nan = json(&run(&["triage", "-", "--json", "--limit", "1"], Some(step(3).as_bytes())));
+    assert_eq!(
+        nan["read"]["stood_out"], true,
+        "a step line counting NaN iterations stands out: {}",
+        nan["read"]
+    );
+    assert!(suggested(&nan).contains(&"Loss spike or divergence".to_string()), "{}", nan["suggestions"]);
+}
+
+/// Issue 30: `kubectl describe`'s `Warning` is an event type, the way Kubernetes reports that
+/// something failed. Read as a warning level, the kubelet's admission failure weighed no more
+/// than the job's start-up `[W …]` lines, and NCCL was suggested from one of those.
+#[test]
+fn a_kubernetes_warning_event_outweighs_start_up_warnings() {
+    let log = "[W socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).\n\
+        [W ProcessGroupNCCL.cpp:1856] Warning: TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives. (function operator())\n\
+        pytorchjob-llm-worker-5   0/1     UnexpectedAdmissionError   0          14s\n  \
+        Warning  UnexpectedAdmissionError  14s  kubelet  Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 0, which is unexpected\n";
+    let v = json(&run(&["triage", "-", "--json", "--limit", "3"], Some(log.as_bytes())));
+    assert_eq!(v["evidence"][0]["line"], 4, "{}", v["evidence"]);
+    let values: Vec<&str> =
+        v["suggestions"].as_array().unwrap().iter().map(|s| s["value"].as_str().unwrap()).collect();
+    assert!(values.contains(&"GPU operator and device plugins"), "{values:?}");
+    assert!(!values.contains(&"NCCL"), "{values:?}");
+    let ids: Vec<&str> = v["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids[0], "2025-02-kubelet-stale-device-allocation-unexpectedadmissionerror-gpu");
+}

@@ -286,7 +286,7 @@ impl Salience {
         if warning {
             best = best.min(WARNING_CAP);
         }
-        if !failure_level && progress::is_routine_progress(message) {
+        if !failure_level && best > ROUTINE_PROGRESS && progress::is_routine_progress(message) {
             best = best.min(ROUTINE_PROGRESS);
         }
         // torchrun's summary table: `train.py FAILED`.
