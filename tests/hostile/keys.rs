@@ -16,8 +16,12 @@ fn ctrl_t_applies_the_suggestion_from_the_search_box_and_the_status_line_names_b
     std::fs::remove_file(data.join("wide-text.toml")).unwrap();
     let mut s = launch(Launch { data: Some(&data), ..Launch::default() });
     s.wait_text("Cases 1 to 5 of 5");
-    let status = s.contents().lines().last().unwrap_or_default().to_string();
-    assert!(status.contains("Ctrl-T/Alt-Enter apply suggestion"), "the status line: {status}");
+    // The status line is the frame's last row: it may still be on its way when the results
+    // above it are on the screen (a slow pty hands a frame over in pieces), so it is waited for
+    // rather than read once.
+    s.wait_for("the status line naming both keys", |screen| {
+        screen.contents().lines().last().is_some_and(|l| l.contains("Ctrl-T/Alt-Enter apply suggestion"))
+    });
     s.typed("job hung at the checkpoint");
     // The suggestions for the whole sentence (one for its first words, "Hang", comes earlier:
     // waiting for it alone raced the last search).
