@@ -29,8 +29,8 @@ fn reports_trouble(lower: &str) -> bool {
     let counted = TROUBLE_COUNTS.iter().any(|counter| {
         lower.match_indices(counter).any(|(at, _)| {
             let rest = lower[at + counter.len()..].trim_start_matches([' ', ':', '=', '\'', '"']);
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            digits.parse::<u64>().is_ok_and(|n| n > 0)
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            rest[..digits].parse::<u64>().is_ok_and(|n| n > 0)
         })
     });
     not_finite || counted

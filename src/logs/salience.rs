@@ -168,6 +168,8 @@ const CONSEQUENCE_CAP: f32 = 1.2;
 const ERROR_LEVEL: f32 = 2.0;
 /// A line logged as a warning weighs at most this.
 const WARNING_CAP: f32 = 1.5;
+/// The weight of a Kubernetes event of type `Warning` ([`is_kubernetes_warning_event`]).
+const KUBERNETES_WARNING: f32 = 3.0;
 /// A training step's record of a healthy run (`logs::progress`) weighs at most this: it names
 /// `loss scale`, `learning rate` and `nan iterations: 0` on every line of a run that is fine.
 const ROUTINE_PROGRESS: f32 = 0.5;
@@ -309,15 +311,12 @@ impl Salience {
     }
 }
 
-/// The weight of a Kubernetes event of type `Warning` ([`is_kubernetes_warning_event`]).
-const KUBERNETES_WARNING: f32 = 3.0;
-
 /// A Kubernetes event of type `Warning`, as `kubectl describe` (`  Warning  FailedMount  3m
 /// kubelet  MountVolume.SetUp failed …`) and `kubectl get events` (`14s  Warning
 /// FailedScheduling  pod/x  0/8 nodes are available …`) print it: the word `Warning`, two
 /// spaces, a CamelCase reason, two spaces. Kubernetes has two event types, `Normal` and
 /// `Warning`; the second is how it reports that something failed, not a log level.
-pub fn is_kubernetes_warning_event(message: &str) -> bool {
+fn is_kubernetes_warning_event(message: &str) -> bool {
     message.match_indices("Warning").any(|(at, word)| {
         let starts_word = message[..at].chars().next_back().is_none_or(char::is_whitespace);
         let Some(rest) = message[at + word.len()..].strip_prefix("  ") else { return false };
