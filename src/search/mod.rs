@@ -296,7 +296,16 @@ impl Engine {
         // Words most of which no case contains, none naming a value, match nothing well: the
         // best of poor matches is not an answer ("zxqv blorpt foo bar").
         let poor = found.is_empty() && mostly_unknown(&words);
-        let (ranked, mut results) = match self.rank(&parsed.text, words, &found, &allowed, request.typos) {
+        // A log is searched with typos off and without inline syntax: the lines a program printed.
+        let log = !request.typos && !request.inline_syntax;
+        // A sentence is ranked on the values it would suggest: a word that names a value only
+        // by accident (`down` in "loss went down then spiked", where the model reads a loss
+        // spike; in "MFU went down", where a longer phrase names slow training) neither widens
+        // the query nor counts double. A log keeps every value its lines name, for ranking.
+        let believed = (!log && request.suggest_from.is_none())
+            .then(|| self.suggestible(&parsed.text, found.clone(), false));
+        let rank_on = believed.as_ref().map_or(&found, |(named, _)| named);
+        let (ranked, mut results) = match self.rank(&parsed.text, words, rank_on, &allowed, request.typos) {
             Ok(Some(results)) => (true, results),
             Ok(None) => (false, unranked(&allowed)),
             Err(e) => {
@@ -330,14 +339,11 @@ impl Engine {
             true => strong_count(&scored, &value.cases),
             false => value.cases.intersection_count(&result_set),
         };
-        let suggest_text = request.suggest_from.unwrap_or(&parsed.text);
-        let found = match request.suggest_from {
-            Some(text) => self.find_values(text, request.typos),
-            None => found,
+        let (found, learned) = match (believed, request.suggest_from) {
+            (Some(believed), _) => believed,
+            (None, Some(text)) => self.suggestible(text, self.find_values(text, request.typos), log),
+            (None, None) => self.suggestible(&parsed.text, found, log),
         };
-        // A log is searched with typos off and without inline syntax: the lines a program printed.
-        let log = !request.typos && !request.inline_syntax;
-        let (found, learned) = self.suggestible(suggest_text, found, log);
         let suggestions = self.suggestions(found, learned, &filters, &leaves);
         let breakdown = breakdown::breakdown(&self.catalog, &result_set);
         let summary = breakdown::summary(total, &breakdown);
@@ -466,9 +472,10 @@ impl Engine {
     /// by aliases and signatures (in a log, a value named by one plain word or identifier of an
     /// alias only where the model also reads it there, at [`LOG_WORD_SUPPORT`] or more: log lines
     /// are full of `gpu`, `controller`, `replica` and `torch.distributed.…` paths; in a sentence,
-    /// unless the model reads the words as another value of its kind: [`WORD_DOUBT`]), and the values the model is at least
-    /// [`SUGGEST_CONFIDENCE`] sure of that the words do not name, at most [`LEARNED_PER_KIND`] of
-    /// a kind.
+    /// unless the model reads the words as another value of its kind, [`WORD_DOUBT`], or the word
+    /// lies inside a longer phrase of another value of its kind), and the values the model is at
+    /// least [`SUGGEST_CONFIDENCE`] sure of that the words do not name, at most
+    /// [`LEARNED_PER_KIND`] of a kind. A sentence is also ranked on the values kept here.
     fn suggestible(
         &self,
         text: &str,
@@ -514,6 +521,26 @@ impl Engine {
                 })
         };
         let found: Vec<matcher::Found> = found.into_iter().filter(|f| !in_identifier(f)).collect();
+        // A word that lies inside a longer phrase of another value of its kind means that value
+        // there (`down` in `MFU went down`: the metric fell, no service is out).
+        let inside = |outer: (usize, usize), inner: (usize, usize)| {
+            outer != inner && outer.0 <= inner.0 && inner.1 <= outer.1
+        };
+        let shadowed: Vec<bool> = found
+            .iter()
+            .map(|f| {
+                one_word(f)
+                    && f.spans.iter().all(|&span| {
+                        found.iter().any(|o| {
+                            o.value != f.value
+                                && kind_of(o.value) == kind_of(f.value)
+                                && o.spans.iter().any(|&t| inside(t, span))
+                        })
+                    })
+            })
+            .collect();
+        let found: Vec<matcher::Found> =
+            found.into_iter().zip(shadowed).filter(|(_, s)| log || !*s).map(|(f, _)| f).collect();
         let found: Vec<matcher::Found> = match self.learned.is_some() {
             true => found
                 .into_iter()
@@ -745,6 +772,35 @@ mod tests {
         // Typed, an API name is about the framework.
         let r = e.search(&Request::new("torch.distributed.barrier hangs", &none));
         assert!(has(&r, "Distributed training framework"), "{:?}", r.suggestions);
+    }
+
+    #[test]
+    fn a_word_inside_a_longer_phrase_of_its_kind_names_that_phrase_s_value() {
+        let e = engine();
+        let none = Filters::default();
+        let has = |r: &Response, value: &str| r.suggestions.iter().any(|s| s.value == value);
+        // `down` alone is an alias of Service outage; in `MFU went down` it is the metric that fell.
+        let r = e.search(&Request::new("MFU went down", &none));
+        assert!(has(&r, "Slow training") && !has(&r, "Service outage"), "{:?}", r.suggestions);
+        let r = e.search(&Request::new("the server went down", &none));
+        assert!(has(&r, "Service outage"), "{:?}", r.suggestions);
+        // In a log every value a line names is kept: the lines are the program's, not a sentence.
+        let r = e.search(&Request::log("MFU went down", &none));
+        assert!(has(&r, "Slow training"), "{:?}", r.suggestions);
+    }
+
+    #[test]
+    fn a_sentence_is_ranked_on_the_values_it_suggests() {
+        let e = engine();
+        let none = Filters::default();
+        // `down` names Service outage, but the model reads a loss spike here: the outages do not
+        // come first.
+        let r = e.search(&Request::new("loss went down then spiked", &none));
+        assert!(r.suggestions.iter().all(|s| s.value != "Service outage"), "{:?}", r.suggestions);
+        for hit in r.hits.iter().take(3) {
+            let case = &e.library().cases[hit.index];
+            assert!(case.facets.contains(FacetKind::Symptom, "Loss spike or divergence"), "{}", case.id);
+        }
     }
 
     #[test]

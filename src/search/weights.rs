@@ -51,6 +51,7 @@ const GENERIC_STEMS: &[&str] = &[
     "dure",
     "got",
     "get",
+    "go",
     "see",
     "seem",
     "still",
