@@ -304,19 +304,16 @@ fn suggestions_are_precise() {
 /// Floors of the leave-one-out measure (issue 30), per kind (root cause, component, symptom,
 /// contributing factor): inference (aliases, doubted, confirmed and added to by the learned
 /// model) must keep at least this precision@3 on cases the model has not seen (0.810, 0.798,
-/// 0.773, 0.875 when set; aliases alone 0.783, 0.733, 0.766, 0.900)...
-const LOO_PRECISION_FLOOR: [f64; 4] = [0.79, 0.78, 0.76, 0.85];
-/// ...and reach at least this recall@3 (0.086, 0.682, 0.371, 0.043 when set; aliases alone
-/// 0.023, 0.628, 0.307, 0.037 on 601 cases).
-const LOO_RECALL_FLOOR: [f64; 4] = [0.08, 0.66, 0.35, 0.039];
-/// The kinds whose leave-one-out precision must beat the aliases alone. Not contributing
-/// factors: the aliases give 20 of them in 601 cases, 18 right; with the model 24, 21 right
-/// (0.875); its own factors are right about half the time at 0.7, so it adds none. Recall and
-/// F1 beat the aliases on every kind.
-const PRECISION_BEATS_ALIASES: [incidex::taxonomy::FacetKind; 3] = {
-    use incidex::taxonomy::FacetKind::*;
-    [RootCause, Component, Symptom]
-};
+/// 0.773, 0.917 when set; aliases alone 0.783, 0.734, 0.770, 0.905)...
+const LOO_PRECISION_FLOOR: [f64; 4] = [0.79, 0.78, 0.76, 0.9];
+/// ...and reach at least this recall@3 (0.086, 0.682, 0.371, 0.045 when set; aliases alone
+/// 0.023, 0.628, 0.313, 0.039 on 601 cases).
+const LOO_RECALL_FLOOR: [f64; 4] = [0.08, 0.66, 0.35, 0.042];
+/// Every kind's leave-one-out precision must beat the aliases alone, as its recall and F1 must.
+/// Contributing factors are the narrowest: the aliases give 21 in 601 cases, 19 right; with the
+/// model 24, 22 right (a weak factor is confirmed only by the rest of the report,
+/// `corpus::infer::confirms_apart`).
+const PRECISION_BEATS_ALIASES: [incidex::taxonomy::FacetKind; 4] = incidex::taxonomy::FacetKind::ALL;
 /// The share of a case's three nearest cases (its symptom text searched, the case left out)
 /// that share a value of each kind with it.
 const NEIGHBOUR_FLOOR: [f64; 4] = [0.38, 0.88, 0.58, 0.17];
