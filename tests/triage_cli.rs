@@ -440,3 +440,24 @@ fn a_kubernetes_warning_event_outweighs_start_up_warnings() {
     let ids: Vec<&str> = v["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids[0], "2025-02-kubelet-stale-device-allocation-unexpectedadmissionerror-gpu");
 }
+
+/// Issue 30: `srun: error: HOST: task N: Out Of Memory` from hosts whose rack letter differs
+/// (`gpu-b05`, `gpu-c11`) was one line of evidence per host: templates folded digits, not
+/// letters, and three hosts took three of the eight lines. It is one line, counted.
+#[test]
+fn the_same_failure_from_hosts_of_other_racks_is_one_line_of_evidence() {
+    let log = "slurmstepd: error: Detected 1 oom_kill event in StepId=4471203.0. Some of the step tasks have been OOM Killed.\n\
+        srun: error: gpu-b05: task 17: Out Of Memory\n\
+        srun: error: gpu-c11: task 42: Out Of Memory\n\
+        srun: error: gpu-h02: task 61: Out Of Memory\n";
+    let v = json(&run(&["triage", "-", "--json", "--limit", "1"], Some(log.as_bytes())));
+    let srun: Vec<&Value> = v["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["text"].as_str().unwrap().starts_with("srun: error:"))
+        .collect();
+    assert_eq!(srun.len(), 1, "{}", v["evidence"]);
+    assert_eq!(srun[0]["count"], 3, "{}", srun[0]);
+    assert_eq!(srun[0]["line"], 2, "the first occurrence is shown: {}", srun[0]);
+}

@@ -163,8 +163,8 @@ fn is_bar(c: char) -> bool {
     matches!(c, '\u{2580}'..='\u{259f}' | '#' | '=' | '>' | '-' | '.' | '·')
 }
 
-/// The template of a message: numbers (digit runs inside words too: `rank3` is `rank#`) and hex
-/// ids become `#`, runs of progress-bar characters and of spaces become one, so two lines that
+/// The template of a message: numbers (digit runs inside words too: `rank3` is `rank#`), hex ids
+/// and the letter-and-number parts of host names (`gpu-b05` is `gpu-#`) become `#`, runs of progress-bar characters and of spaces become one, so two lines that
 /// differ only in what changes between occurrences have the same template.
 pub fn template(message: &str) -> String {
     let mut out = Vec::with_capacity(message.len().min(MAX_LINE_CHARS));
@@ -245,8 +245,9 @@ pub fn fold_into(message: &str, out: &mut Vec<u8>) {
         // Outside words: the word before ends (a hex id is `#`, whatever was written for it),
         // and runs of one character, or of bar characters, fold.
         if word_from != NO_WORD {
-            if word_digits && (word_hex || hex_prefixed(&bytes[word_from..]).is_some()) {
-                hex_id_ends(&bytes[word_from..i], word_written, out);
+            if word_digits {
+                let maybe_hex = word_hex || hex_prefixed(&bytes[word_from..]).is_some();
+                word_ends(bytes, (word_from, i), maybe_hex, word_written, out);
             }
             word_from = NO_WORD;
         }
@@ -261,7 +262,7 @@ pub fn fold_into(message: &str, out: &mut Vec<u8>) {
         i += len;
     }
     if word_from != NO_WORD && word_digits {
-        hex_id_ends(&bytes[word_from..i], word_written, out);
+        word_ends(bytes, (word_from, i), true, word_written, out);
     }
 }
 
@@ -270,12 +271,27 @@ const NO_WORD: usize = usize::MAX;
 /// No character was written outside a word since the last word.
 const NO_CHAR: u32 = u32::MAX;
 
-/// A word with a digit (`word`, written from `written` in `out`) ends: a hex id becomes `#`.
-fn hex_id_ends(word: &[u8], written: usize, out: &mut Vec<u8>) {
-    if is_hex_id(word) {
+/// A word with a digit (`bytes[from..to]`, written from `written` in `out`) ends: a hex id (looked
+/// for only where the word `maybe_hex`) or a host name's part becomes `#`.
+fn word_ends(bytes: &[u8], (from, to): (usize, usize), maybe_hex: bool, written: usize, out: &mut Vec<u8>) {
+    if (maybe_hex && is_hex_id(&bytes[from..to])) || is_host_part(bytes, from, to) {
         out.truncate(written);
         out.push(b'#');
     }
+}
+
+/// Whether `bytes[from..to]` is one letter and a number after a `-` or a `.`: the rack-and-slot
+/// part of a host name (`gpu-b05`, `node-c11.cluster`), whose letter changes from host to host
+/// as its digits do, so `srun: error: gpu-b05: task 3: Out Of Memory` and the same line from
+/// `gpu-c11` are one template. Only the shape decides (the letter, the digits and the byte
+/// before), so a shape still has one template.
+fn is_host_part(bytes: &[u8], from: usize, to: usize) -> bool {
+    let word = &bytes[from..to];
+    from > 0
+        && matches!(bytes[from - 1], b'-' | b'.')
+        && word.len() >= 2
+        && word[0].is_ascii_alphabetic()
+        && word[1..].iter().all(u8::is_ascii_digit)
 }
 
 /// Byte classes for [`fold_into`].
@@ -363,6 +379,17 @@ mod tests {
         let b = template("[rank41]: step 121 loss 2.29 host gpu-node-2 addr 0x7f3a2d10 id 1a2b3c4d5e");
         assert_eq!(a, b);
         assert_eq!(template("Xid 79"), "Xid #");
+        // Hosts whose rack letter differs as well as their number.
+        assert_eq!(
+            template("srun: error: gpu-b05: task 3: Out Of Memory"),
+            template("srun: error: gpu-c11: task 12: Out Of Memory")
+        );
+        assert_eq!(
+            template("slurmstepd: error: node-a7.cluster oom"),
+            "slurmstepd: error: node-#.cluster oom"
+        );
+        // A letter and a number elsewhere keep their letter: `fp16` and `bf16` differ.
+        assert_ne!(template("using fp16"), template("using bf16"));
         assert_ne!(template("NCCL WARN Timeout"), template("NCCL INFO Timeout"));
         let bar1 = template(" 45%|████▌     | 450/1000 [00:10<00:12, 43.2it/s]");
         let bar2 = template(" 46%|████▋     | 460/1000 [00:10<00:12, 43.9it/s]");
@@ -382,7 +409,13 @@ mod tests {
                     i += 1;
                 }
                 let word: String = chars[start..i].iter().collect();
-                if is_hex_id(word.as_bytes()) {
+                let after_dash = start > 0 && matches!(chars[start - 1], '-' | '.');
+                let mut letters = word.chars();
+                let host_part = after_dash
+                    && letters.next().is_some_and(|c| c.is_ascii_alphabetic())
+                    && word.len() >= 2
+                    && letters.all(|c| c.is_ascii_digit());
+                if is_hex_id(word.as_bytes()) || host_part {
                     out.push('#');
                 } else {
                     let mut digits = false;
@@ -415,6 +448,7 @@ mod tests {
             " 45%|████▌     | 450/1000 [00:10<00:12, 43.2it/s]",
             "café9 naïve² Ωmega3 日本語12 x²3 ０１２ ---==>>..·· é",
             "0x 0X1F 0xZZ deadbeef cafe12 abc123def 123abc",
+            "srun: error: gpu-b05: task 3: Out Of Memory on node-c11.cluster -O2 x-7 -é5 .z99z -b é-b5",
             "  File \"/usr/lib/python3.10/site-packages/torch/x.py\", line 77, in forward",
             "",
             "####    ####",
