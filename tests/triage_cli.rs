@@ -47,6 +47,11 @@ fn json(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout).expect("JSON on stdout")
 }
 
+/// The values suggested in a JSON answer, in order.
+fn suggested(v: &Value) -> Vec<String> {
+    v["suggestions"].as_array().unwrap().iter().map(|s| s["value"].as_str().unwrap().to_string()).collect()
+}
+
 /// The bus-error log (scenario 0): its failure, the line it is on, and its case.
 fn bus_error_log() -> (String, u64) {
     let log = logs::generate(0, 20_000);
@@ -193,6 +198,21 @@ fn short_queries_rank_what_they_name_above_generic_words() {
     let all =
         json(&run(&["search", "NCCL timeout after 30 minutes", "--json", "--all", "--limit", "1"], None));
     assert_eq!(all["total"].as_u64(), Some(total + weaker));
+}
+
+/// A phrase may step over a linking verb or a number (`gpu got lost`, `training 20% slower`),
+/// and the word stepped over names nothing: before, `got` counted as a naming word there, and the
+/// one case with `got` in its title (GPU overheating, "training got slower") came first for
+/// "gpu got lost".
+#[test]
+fn a_word_a_phrase_steps_over_suggests_and_weighs_nothing() {
+    let slow = json(&run(&["search", "training 20% slower", "--json", "--limit", "3"], None));
+    assert!(suggested(&slow).contains(&"Slow training".to_string()), "{}", slow["suggestions"]);
+    let lost = json(&run(&["search", "gpu got lost", "--json", "--limit", "3"], None));
+    assert!(suggested(&lost).contains(&"Lost GPU or node".to_string()), "{}", lost["suggestions"]);
+    let top: Vec<&str> =
+        lost["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert!(!top.contains(&"2020-06-tensorflow-training-slower-and-slower-gpu-overheating"), "{top:?}");
 }
 
 /// A log whose failure is on line 2.
@@ -395,14 +415,6 @@ fn a_healthy_step_line_neither_stands_out_nor_suggests_a_loss_spike() {
     let failure = "saving checkpoint at iteration    2000 to /lustre/fs1/ckpt/glm in torch_dist format\n\
         slurmstepd: error: Detected 1 oom_kill event in StepId=4471203.0. Some of the step tasks have been OOM Killed.\n\
         srun: error: nid001234: task 17: Out Of Memory\n";
-    let suggested = |v: &Value| -> Vec<String> {
-        v["suggestions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["value"].as_str().unwrap().to_string())
-            .collect()
-    };
     let healthy = json(&run(
         &["triage", "-", "--json", "--limit", "1"],
         Some(format!("{}{failure}", step(0)).as_bytes()),

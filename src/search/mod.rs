@@ -401,11 +401,23 @@ impl Engine {
         allowed: &CaseSet,
         typos: bool,
     ) -> Result<Option<Vec<(u32, f32)>>> {
-        let named: Vec<(usize, usize, usize)> = found
-            .iter()
-            .flat_map(|f| f.spans.iter())
-            .map(|&(a, b)| (a, b, crate::text::words::word_spans(text.get(a..b).unwrap_or_default()).count()))
-            .collect();
+        // Where each value was named, and how many words named it there: the words a phrase
+        // stepped over (`got` in `gpu got lost`) cut its place in pieces and name nothing.
+        let mut named: Vec<(usize, usize, usize)> = Vec::new();
+        for f in found {
+            for &(a, b) in &f.spans {
+                let inside: Vec<(usize, usize)> =
+                    f.skipped.iter().copied().filter(|&(x, y)| a <= x && y <= b).collect();
+                let words = crate::text::words::word_spans(text.get(a..b).unwrap_or_default()).count();
+                let words = words.saturating_sub(inside.len());
+                let mut from = a;
+                for &(x, y) in &inside {
+                    named.push((from, x, words));
+                    from = y;
+                }
+                named.push((from, b, words));
+            }
+        }
         weights::weigh(&mut words, &named, self.library.cases.len() as u64);
         let expansions: Vec<index::Expansion<'_>> = found
             .iter()

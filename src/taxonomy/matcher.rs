@@ -5,7 +5,9 @@
 //! input matches a word of that vocabulary exactly, by stem (`hangs` ~ `hang`), or — for words of
 //! five or more letters — fuzzily: one edit away, or (through nucleo) the same word with a letter
 //! or two left out (`dataloadr`). A phrase (`no progress`, `DataLoader worker (pid`, `Xid 79`)
-//! matches where its words follow each other in the input, one stray word in between allowed.
+//! matches where its words follow each other in the input, with at most one word stepped over
+//! between two of them: a filler (`out of the memory`, `training got slower`) or a number
+//! (`training 20% slower`), which names nothing itself ([`Found::skipped`]).
 //! Signatures are log text and match exactly. Each value found gets a score (longer phrases and
 //! signatures weigh more) and the words of the input that matched. Nothing here applies a filter.
 //!
@@ -28,8 +30,16 @@ use nucleo::{
 /// Words a phrase may skip over between two of its own words.
 const FILLERS: &[&str] = &[
     "a", "an", "the", "of", "to", "in", "on", "at", "for", "is", "was", "are", "were", "be", "been", "and",
-    "or", "my", "our", "its", "this", "that", "all", "some", "very", "really", "just",
+    "or", "my", "our", "its", "this", "that", "all", "some", "very", "really", "just", "got", "gets",
+    "became", "becomes", "has", "had", "now", "much", "way", "far",
 ];
+
+/// Whether the word at a position may be skipped between two words of a phrase: a filler word
+/// ([`FILLERS`]: articles, linking verbs, degree words), or a number (`training 20% slower`,
+/// `throughput dropped 3x`), which says how much, not what.
+fn skippable(word: &str) -> bool {
+    FILLERS.contains(&word) || (word.starts_with(|c: char| c.is_ascii_digit()) && word.len() <= 6)
+}
 /// Words that make a number an HTTP status.
 const HTTP_WORDS: &[&str] = &[
     "http",
@@ -94,6 +104,7 @@ struct Phrase {
 struct ValueHits {
     phrases: Vec<(f32, u32)>,
     spans: Vec<(f32, (usize, usize))>,
+    skipped: Vec<(usize, usize)>,
     /// The best match quality of any of its phrases (1 exact, 0.9 a stem, less fuzzy).
     quality: f32,
 }
@@ -110,6 +121,9 @@ pub struct Found {
     /// Byte ranges of the input where it was named, in input order: every place, so a reader of
     /// the context (a negation before it, a log line around it) can weigh each one.
     pub spans: Vec<(usize, usize)>,
+    /// Byte ranges of words inside `spans` that a phrase stepped over (`got` in `gpu got lost`,
+    /// `20` in `training 20% slower`): they are in the place it was named, but name nothing.
+    pub skipped: Vec<(usize, usize)>,
     /// Whether some phrase of it was found as written or as another form of the same word; a
     /// value found only through a misspelling is a guess, and said to be one.
     pub certain: bool,
@@ -321,14 +335,17 @@ impl Matcher {
             lookups[token_matches[pos]].iter().find(|(w, _)| *w == word).map(|(_, q)| *q)
         };
         let words_at: Vec<String> = spans.iter().map(|&(a, b)| text[a..b].to_lowercase()).collect();
-        let filler: Vec<bool> = words_at.iter().map(|w| FILLERS.contains(&w.as_str())).collect();
+        let filler: Vec<bool> = words_at.iter().map(|w| skippable(w)).collect();
 
         let mut hits: HashMap<usize, ValueHits> = HashMap::new();
+        let mut skipped = Vec::new();
         for start in 0..spans.len() {
             for &(first, q0) in &lookups[token_matches[start]] {
                 for &p in &self.starts[first as usize] {
                     let phrase = &self.phrases[p as usize];
-                    let Some((q, end)) = self.match_phrase(phrase, start, q0, &filler, &quality) else {
+                    let Some((q, end)) =
+                        self.match_phrase(phrase, start, q0, &filler, &quality, &mut skipped)
+                    else {
                         continue;
                     };
                     if !self.in_context(phrase, text, &spans, &words_at, start, end) {
@@ -344,35 +361,43 @@ impl Matcher {
                     entry.phrases.push((score, p));
                     entry.quality = entry.quality.max(q);
                     entry.spans.push((score, (spans[start].0, spans[end].1)));
+                    entry.skipped.extend(skipped.iter().map(|&i| spans[i]));
                 }
             }
         }
 
         let mut found: Vec<Found> = hits
             .into_iter()
-            .map(|(value, ValueHits { phrases: mut scores, spans: mut spans_matched, quality })| {
-                // The best match of each phrase; the best phrase counts in full, others a little.
-                scores.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)));
-                scores.dedup_by_key(|s| s.1);
-                scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-                let score = scores[0].0 + scores[1..].iter().map(|s| 0.1 * s.0).sum::<f32>().min(0.5);
-                let signature = self.phrases[scores[0].1 as usize].source == Source::Signature;
-                let mut spans: Vec<(usize, usize)> = spans_matched.iter().map(|s| s.1).collect();
-                spans.sort_unstable();
-                spans.dedup();
-                spans_matched.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-                let mut matched: Vec<String> = Vec::new();
-                for (_, (a, b)) in spans_matched {
-                    let words = crate::text::one_line(&text[a..b]);
-                    if !matched.iter().any(|m| m.eq_ignore_ascii_case(&words)) {
-                        matched.push(words);
+            .map(
+                |(
+                    value,
+                    ValueHits { phrases: mut scores, spans: mut spans_matched, mut skipped, quality },
+                )| {
+                    // The best match of each phrase; the best phrase counts in full, others a little.
+                    scores.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)));
+                    scores.dedup_by_key(|s| s.1);
+                    scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                    let score = scores[0].0 + scores[1..].iter().map(|s| 0.1 * s.0).sum::<f32>().min(0.5);
+                    let signature = self.phrases[scores[0].1 as usize].source == Source::Signature;
+                    let mut spans: Vec<(usize, usize)> = spans_matched.iter().map(|s| s.1).collect();
+                    spans.sort_unstable();
+                    spans.dedup();
+                    spans_matched.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                    let mut matched: Vec<String> = Vec::new();
+                    for (_, (a, b)) in spans_matched {
+                        let words = crate::text::one_line(&text[a..b]);
+                        if !matched.iter().any(|m| m.eq_ignore_ascii_case(&words)) {
+                            matched.push(words);
+                        }
+                        if matched.len() == 3 {
+                            break;
+                        }
                     }
-                    if matched.len() == 3 {
-                        break;
-                    }
-                }
-                Found { value, score, matched, spans, certain: quality >= 0.9, signature }
-            })
+                    skipped.sort_unstable();
+                    skipped.dedup();
+                    Found { value, score, matched, spans, skipped, certain: quality >= 0.9, signature }
+                },
+            )
             .collect();
         found.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.value.cmp(&b.value)));
         found
@@ -417,7 +442,7 @@ impl Matcher {
     /// Match the rest of `phrase` after its first word at input position `start`: each next
     /// word right after the one before, or after one filler word (`no real progress` is not
     /// `no progress`, but `out of the memory` is `out of memory`). Returns the mean quality
-    /// (lowered per gap) and the last position.
+    /// (lowered per gap) and the last position; the positions stepped over are left in `skipped`.
     fn match_phrase(
         &self,
         phrase: &Phrase,
@@ -425,21 +450,22 @@ impl Matcher {
         q0: f32,
         filler: &[bool],
         quality: &dyn Fn(usize, u32) -> Option<f32>,
+        skipped: &mut Vec<usize>,
     ) -> Option<(f32, usize)> {
+        skipped.clear();
         let mut total = q0;
         let mut pos = start;
-        let mut gaps = 0;
         let len = filler.len();
         for &word in &phrase.words[1..] {
             let reach = if filler.get(pos + 1).copied().unwrap_or(false) { 3 } else { 2 };
             let (next, q) =
                 (pos + 1..(pos + reach).min(len)).find_map(|i| quality(i, word).map(|q| (i, q)))?;
-            gaps += next - pos - 1;
+            skipped.extend(pos + 1..next);
             total += q;
             pos = next;
         }
         let mean = total / phrase.words.len() as f32;
-        Some((mean * 0.9f32.powi(gaps as i32), pos))
+        Some((mean * 0.9f32.powi(skipped.len() as i32), pos))
     }
 }
 
@@ -544,6 +570,28 @@ signatures = ["429 Too Many Requests"]
                 hit.is_some_and(|(_, m)| m.iter().any(|m| m == matched)),
                 "{text:?}: {want} matched by {matched:?}: {got:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_phrase_steps_over_a_linking_verb_or_a_number_which_name_nothing() {
+        let (s, names) = setup();
+        for (text, skipped) in [
+            ("the shared memory is full", None),
+            ("the shared got memory", Some("got")),
+            ("shared 64 memory", Some("64")),
+            ("shared 64% memory", Some("64")),
+        ] {
+            let got = s.find(text, &|_| false);
+            let hit = got.iter().find(|f| names[f.value].1 == "CPU and host memory");
+            let hit = hit.unwrap_or_else(|| panic!("{text:?}: {got:?}"));
+            let stepped: Vec<&str> = hit.skipped.iter().map(|&(a, b)| &text[a..b]).collect();
+            assert_eq!(stepped, skipped.into_iter().collect::<Vec<_>>(), "{text:?}");
+        }
+        // One word at most, and only such a word: `shared host memory` is no alias.
+        for text in ["shared got 64 memory", "shared host memory", "shared 1234567 memory"] {
+            let got = s.find(text, &|_| false);
+            assert!(got.iter().all(|f| names[f.value].1 != "CPU and host memory"), "{text:?}: {got:?}");
         }
     }
 
