@@ -143,7 +143,8 @@ fn whole_logs_find_their_case() {
                     .any(|id| engine.library().case(id).is_some_and(|c| c.facets.contains(kind, value)))
         };
         // The baseline: aliases and signatures, read from every line that stood out (as before).
-        let plain = aliases_only.search(&Request { limit: 1, ..Request::log(&text, &none) });
+        let stood_out: String = digest.evidence.iter().map(|e| format!("{}\n", e.text)).collect();
+        let plain = aliases_only.search(&Request { limit: 1, ..Request::log(&stood_out, &none) });
         for (tally, response) in [(&mut learned_suggestions, &r), (&mut alias_suggestions, &plain)] {
             for s in response.suggestions.iter().take(SUGGESTIONS_READ) {
                 tally.0 += usize::from(carried(s.kind, &s.value));

@@ -473,3 +473,22 @@ fn the_same_failure_from_hosts_of_other_racks_is_one_line_of_evidence() {
     assert_eq!(srun[0]["count"], 3, "{}", srun[0]);
     assert_eq!(srun[0]["line"], 2, "the first occurrence is shown: {}", srun[0]);
 }
+
+/// Issue 30: in the torch_dist log the only line that names the situation is the checkpoint
+/// save just before the OOM killer, and it has no failure words: the case that answers the log
+/// ranked 18th in this short log (57th in the eval's long one). The line before the first
+/// failure line is searched with the evidence, shown as such, and in the JSON as `context`.
+#[test]
+fn the_line_before_the_failure_is_searched_and_said() {
+    let log = "saving checkpoint at iteration    2000 to /lustre/fs1/ckpt/glm in torch_dist format\n\
+        slurmstepd: error: Detected 1 oom_kill event in StepId=4471203.0. Some of the step tasks have been OOM Killed.\n\
+        srun: error: gpu-b05: task 17: Out Of Memory\n";
+    let v = json(&run(&["triage", "-", "--json", "--limit", "3"], Some(log.as_bytes())));
+    assert_eq!(v["context"]["before"], 2, "{}", v["context"]);
+    assert!(v["context"]["text"].as_str().unwrap().contains("torch_dist"), "{}", v["context"]);
+    assert_eq!(v["results"][0]["id"], "2026-07-megatron-glm-744b-first-torch-dist-save-host-oom-gb300");
+    assert!(!suggested(&v).contains(&"Checkpointing".to_string()), "not read for suggestions: {v}");
+    let o = run(&["triage", "-", "--limit", "1"], Some(log.as_bytes()));
+    let out = stdout(&o);
+    assert!(out.contains("Searched with them, the line just before L2: saving checkpoint"), "{out}");
+}

@@ -239,6 +239,10 @@ impl<'a> JsonOutput<'a> {
 pub struct LogJson {
     read: ReadJson,
     evidence: Vec<EvidenceJson>,
+    /// The line just before the first line that carries the failure, searched with the
+    /// evidence (`logs::Digest::context`); absent when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<crate::logs::Context>,
 }
 
 #[derive(Debug, Serialize)]
@@ -289,6 +293,7 @@ impl LogJson {
                         .collect(),
                 })
                 .collect(),
+            context: digest.context.clone(),
         }
     }
 }

@@ -382,6 +382,11 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, several: bool, width: us
         let line = format!("  {at:<7} {count}{ranks}{}", e.text);
         writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
     }
+    if let Some(c) = &digest.context {
+        let at = if several { format!("{}:{}", c.source, c.before) } else { format!("L{}", c.before) };
+        let line = format!("Searched with them, the line just before {at}: {}", c.text);
+        writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
+    }
     writeln!(out).map_err(stdout_error)?;
     Ok(())
 }

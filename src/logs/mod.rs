@@ -101,6 +101,23 @@ pub struct Digest {
     pub sources: usize,
     /// Inputs that ended early, damaged: what was read before is in the digest.
     pub damaged: Vec<Damage>,
+    /// The line just before the first line that carries the failure (see
+    /// [`Digest::failure_text`]), when the log printed it at most [`NOISE_FREE_COUNT`] times,
+    /// it is no step record of a healthy run and it did not stand out itself: what the job was
+    /// doing when it failed (`saving checkpoint at iteration 2000 … in torch_dist format` before
+    /// the OOM killer). Searched with the lines that stood out; suggestions are not read from it.
+    pub context: Option<Context>,
+}
+
+/// The line just before the first line that carries a log's failure ([`Digest::context`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Context {
+    /// The input of the line it came before.
+    pub source: String,
+    /// The number of the line it came before (the first line that carries the failure).
+    pub before: u64,
+    /// Its text, clipped and made safe to show.
+    pub text: String,
 }
 
 /// An input that could not be read to its end: what was read before the damage counts.
@@ -135,11 +152,12 @@ fn damage_words(error: &io::Error, gzip: bool) -> String {
 }
 
 impl Digest {
-    /// The text to search: the lines that stood out, one a line, most telling first.
+    /// The text to search: the lines that stood out, one a line, most telling first, then the
+    /// line before the failure ([`Digest::context`]).
     pub fn query_text(&self) -> String {
         let mut text = String::new();
-        for e in &self.evidence {
-            text.push_str(&e.text);
+        for line in self.evidence.iter().map(|e| &e.text).chain(self.context.iter().map(|c| &c.text)) {
+            text.push_str(line);
             text.push('\n');
         }
         text
@@ -423,6 +441,7 @@ impl LogReader {
                 })
                 .collect();
         }
+        let context = self.context(&evidence);
         Digest {
             lines: self.lines,
             bytes: self.bytes,
@@ -430,7 +449,24 @@ impl LogReader {
             evidence,
             sources: self.sources.len(),
             damaged: self.damaged,
+            context,
         }
+    }
+
+    /// [`Digest::context`] for `evidence`.
+    fn context(&self, evidence: &[Evidence]) -> Option<Context> {
+        let best = evidence.iter().map(|e| e.score).fold(0.0, f32::max);
+        let first = evidence
+            .iter()
+            .filter(|e| best > 0.0 && e.score >= FAILURE_SHARE * best)
+            .min_by(|a, b| (&a.source, a.line).cmp(&(&b.source, b.line)))?;
+        let source = self.sources.iter().position(|s| *s == first.source)?;
+        let (_, candidate) = self.tally.candidates().find(|(_, c)| c.place == (source, first.line))?;
+        let (key, text) = candidate.before.as_ref()?;
+        let routine = self.tally.count(*key) as f32 > NOISE_FREE_COUNT
+            || progress::is_routine_progress(text)
+            || evidence.iter().any(|e| e.text == *text);
+        (!routine).then(|| Context { source: first.source.clone(), before: first.line, text: text.clone() })
     }
 }
 
@@ -540,6 +576,40 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_line_before_the_failure_is_searched_with_it() {
+        let log_with = |before: &str| {
+            let mut log: String = (0..300).map(|step| format!("step {step} ok\n")).collect();
+            log.push_str(before);
+            log.push_str("\n\n");
+            let failure_at = log.len();
+            log.push_str("slurmstepd: error: Detected 1 oom_kill event in StepId=4.0. Some of the step tasks have been OOM Killed.\n");
+            log.push_str("srun: error: gpu-b05: task 3: Out Of Memory\nstep 301 ok\n");
+            (log, failure_at)
+        };
+        let (log, failure_at) = log_with("saving checkpoint at iteration 2000 in torch_dist format\n");
+        let d = digest(&log);
+        let c = d.context.as_ref().unwrap_or_else(|| panic!("{d:#?}"));
+        assert_eq!(c.text, "saving checkpoint at iteration 2000 in torch_dist format");
+        assert_eq!((c.source.as_str(), c.before), ("<paste>", 304));
+        assert!(d.query_text().ends_with("in torch_dist format\n"), "{}", d.query_text());
+        assert!(!d.failure_text().contains("torch_dist"), "suggestions are not read from it");
+        // Read in blocks, the failure's first line the first of one: the splitter hands the
+        // line before on.
+        for (threads, block) in [(2, failure_at), (2, 64), (1, 7)] {
+            let mut reader = LogReader::new(["Stale file handle"]).with_threads(threads, block);
+            reader.read("<paste>", log.as_bytes()).unwrap();
+            assert_eq!(reader.finish(), d, "{threads} threads of {block}");
+        }
+        // A line printed at every step, a step record of a healthy run: no context.
+        let (routine, _) = log_with("");
+        assert_eq!(digest(&routine).context, None, "step 299 ok, 300 times");
+        let step = " iteration     2000/  500000 | lm loss: 2.145E+00 | learning rate: 2.999E-04 | grad norm: 0.2 |\n";
+        assert_eq!(digest(&log_with(step).0).context, None);
+        // Nothing stood out: no failure, no line before it.
+        assert_eq!(digest("step 1\nstep 2\n").context, None);
     }
 
     #[test]

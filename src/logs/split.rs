@@ -32,6 +32,10 @@ pub struct Block {
     pub lines_before: u64,
     /// Whether the block starts inside a traceback.
     pub in_traceback: bool,
+    /// The last line of the input before this block that is not blank (empty when none): what
+    /// came just before the block's first line, so a block read alone knows it
+    /// ([`Tally`](super::tally::Tally) keeps the line before each new template's first line).
+    pub line_before: Vec<u8>,
     /// The lines, each ending in a newline but perhaps the input's last; a line is at most
     /// [`MAX_LINE_BYTES`] long where it crossed a read, and is cut there by [`lines`] otherwise.
     pub bytes: Vec<u8>,
@@ -58,6 +62,18 @@ pub struct Lines<'a> {
 /// of ASCII): a run of such lines is skipped at memory speed, not line by line.
 fn blank(b: u8) -> bool {
     matches!(b, b'\n' | b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// Whether `line` holds nothing but what [`Lines::skip_blank`] skips.
+pub fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| blank(b))
+}
+
+/// The last line of `bytes` that is not blank, if any.
+fn last_line(bytes: &[u8]) -> Option<&[u8]> {
+    let mut rest = lines(bytes);
+    rest.skip_blank_back();
+    rest.next_back()
 }
 
 impl Lines<'_> {
@@ -219,6 +235,7 @@ pub fn split(
     let block_bytes = block_bytes.max(1);
     let mut stream = Stream::default();
     let mut in_traceback = false;
+    let mut line_before: Vec<u8> = Vec::new();
     let mut block = Builder::new(spare());
     loop {
         let available = match input.fill_buf() {
@@ -246,8 +263,17 @@ pub fn split(
             let lines = count_lines(&full);
             let starts_in_traceback = in_traceback;
             in_traceback = traceback_after(&full, in_traceback);
-            let done =
-                Block { source, lines_before: stream.lines, in_traceback: starts_in_traceback, bytes: full };
+            let before = match last_line(&full) {
+                Some(last) => std::mem::replace(&mut line_before, last.to_vec()),
+                None => line_before.clone(),
+            };
+            let done = Block {
+                source,
+                lines_before: stream.lines,
+                in_traceback: starts_in_traceback,
+                line_before: before,
+                bytes: full,
+            };
             stream.lines += lines;
             if !deliver(done) {
                 stream.stopped = true;
@@ -258,7 +284,7 @@ pub fn split(
     if !block.bytes.is_empty() {
         let last = block.take(Vec::new());
         let lines = count_lines(&last);
-        let done = Block { source, lines_before: stream.lines, in_traceback, bytes: last };
+        let done = Block { source, lines_before: stream.lines, in_traceback, line_before, bytes: last };
         stream.lines += lines;
         stream.stopped = !deliver(done);
     }

@@ -44,6 +44,10 @@ pub struct Candidate {
     pub weight: f32,
     /// The ranks whose launcher prefix it was seen under (`[rank3]:`).
     pub ranks: Ranks,
+    /// The line just before its first occurrence, where its block had one: its template's key
+    /// and its text, clipped and made safe to show. What the program was doing when this line
+    /// came (`saving checkpoint … in torch_dist format` before the OOM killer).
+    pub before: Option<(u64, String)>,
 }
 
 /// One thread's counts; see the module docs.
@@ -121,6 +125,8 @@ impl Tally {
         self.in_traceback = block.in_traceback;
         let mut line_no = block.lines_before;
         let mut lines = split::lines(&block.bytes);
+        // The last line read that is not blank (before the block: the splitter's).
+        let mut before: Option<&[u8]> = Some(block.line_before.as_slice()).filter(|b| !b.is_empty());
         loop {
             // Blank lines change nothing but the line number: a run of them is skipped whole.
             if self.shortcuts {
@@ -137,6 +143,9 @@ impl Tally {
                     let again = lines.skip_repeats(line);
                     slot.pending = slot.pending.saturating_add(again + 1);
                     line_no += again;
+                    if !split::is_blank(line) {
+                        before = Some(line);
+                    }
                     continue;
                 }
             }
@@ -145,7 +154,11 @@ impl Tally {
             if memchr::memchr2(b'\r', 0x1b, text.as_bytes()).is_none() {
                 // The same line again right after would only add to its count: a run of it is
                 // counted at the speed of comparing bytes.
-                if let Some(key) = self.feed(salience, (block.source, line_no), &text)
+                let fed = self.feed(salience, (block.source, line_no), &text, before);
+                if !split::is_blank(line) {
+                    before = Some(line);
+                }
+                if let Some(key) = fed
                     && self.shortcuts
                 {
                     if let Some(packed) = short {
@@ -162,7 +175,10 @@ impl Tally {
                 continue;
             }
             for record in text.split('\r') {
-                self.feed(salience, (block.source, line_no), &line::strip_escapes(record));
+                self.feed(salience, (block.source, line_no), &line::strip_escapes(record), before);
+            }
+            if !split::is_blank(line) {
+                before = Some(line);
             }
         }
         self.flush_short_lines();
@@ -231,7 +247,7 @@ impl Tally {
     /// Count and weigh one record of the line at `place`, its escapes already stripped. Returns
     /// its template when the same record again would only add one to its count (it was counted,
     /// and no traceback is open after it).
-    fn feed(&mut self, salience: &Salience, place: Place, clean: &str) -> Option<u64> {
+    fn feed(&mut self, salience: &Salience, place: Place, clean: &str, before: Option<&[u8]>) -> Option<u64> {
         let (message, rank) = line::message_and_rank(clean);
         let trimmed = message.trim();
         if trimmed.is_empty() {
@@ -278,11 +294,16 @@ impl Tally {
                 None => {}
             }
             if weight > 0.0 {
+                let before = match self.candidates.contains_key(&key) {
+                    true => None,
+                    false => before.and_then(|b| self.line_and_key(b)),
+                };
                 let entry = self.candidates.entry(key).or_insert_with(|| Candidate {
                     place,
                     text: crate::text::one_line(line::clip(trimmed)),
                     weight,
                     ranks: Ranks::default(),
+                    before,
                 });
                 entry.weight = entry.weight.max(weight);
                 if let Some(rank) = rank {
@@ -295,6 +316,20 @@ impl Tally {
         }
         let repeats = !self.in_traceback && !starts_traceback && self.counts.contains_key(&key);
         repeats.then_some(key)
+    }
+
+    /// A line's template key and its text as a candidate's is kept, or `None` when it is blank.
+    /// Folds into the template buffer: called once a new candidate, never a line.
+    fn line_and_key(&mut self, bytes: &[u8]) -> Option<(u64, String)> {
+        let text = split::text(bytes);
+        let clean = line::strip_escapes(&text);
+        let trimmed = line::message(&clean).trim();
+        if trimmed.is_empty() {
+            return None;
+        }
+        line::fold_into(trimmed, &mut self.template);
+        let key = self.hasher.hash_one(self.template.as_slice());
+        Some((key, crate::text::one_line(line::clip(trimmed))))
     }
 
     /// The weight of `message` where it stands: a frame inside a traceback weighs less, the line

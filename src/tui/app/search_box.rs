@@ -124,7 +124,9 @@ impl App {
         }
         self.reading = None;
         let digest = read.digest;
-        let used: Vec<&str> = digest.evidence.iter().map(|e| e.text.as_str()).collect();
+        // The lines that stood out and the line before the failure: what triage searches.
+        let context = digest.context.iter().map(|c| c.text.as_str());
+        let used: Vec<&str> = digest.evidence.iter().map(|e| e.text.as_str()).chain(context).collect();
         self.input = Input::new(&used.join(" "));
         self.input_is_log = true;
         self.log_failure = Some(digest.failure_text());
@@ -134,7 +136,11 @@ impl App {
             n => format!("{} lines", thousands(n as usize)),
         };
         let what = if digest.stood_out() {
-            format!("{} stood out ({})", lines.len(), lines.join(", "))
+            let before = match &digest.context {
+                Some(c) => format!(" and the line before L{}", c.before),
+                None => String::new(),
+            };
+            format!("{} stood out ({}){before}", lines.len(), lines.join(", "))
         } else if lines.is_empty() {
             "nothing in it to search".to_string()
         } else {
