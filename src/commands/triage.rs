@@ -375,16 +375,18 @@ fn write_evidence(out: &mut dyn Write, digest: &Digest, several: bool, width: us
         if e.count > 1 { format!("×{}", thousands(e.count as usize)) } else { String::new() }
     };
     let times_width = digest.evidence.iter().map(|e| times(e).chars().count()).max().unwrap_or(0);
+    let place =
+        |source: &str, line: u64| if several { format!("{source}:{line}") } else { format!("L{line}") };
     for e in &digest.evidence {
-        let at = if several { format!("{}:{}", e.source, e.line) } else { format!("L{}", e.line) };
+        let at = place(&e.source, e.line);
         let count = if times_width == 0 { String::new() } else { format!("{:>times_width$}  ", times(e)) };
         let ranks = if e.ranks.is_empty() { String::new() } else { format!("[{}] ", e.ranks.label()) };
         let line = format!("  {at:<7} {count}{ranks}{}", e.text);
         writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
     }
     if let Some(c) = &digest.context {
-        let at = if several { format!("{}:{}", c.source, c.before) } else { format!("L{}", c.before) };
-        let line = format!("Searched with them, the line just before {at}: {}", c.text);
+        let line =
+            format!("Searched with them, the line just before {}: {}", place(&c.source, c.before), c.text);
         writeln!(out, "{}", truncate(&line, width)).map_err(stdout_error)?;
     }
     writeln!(out).map_err(stdout_error)?;

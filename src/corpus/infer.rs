@@ -84,29 +84,37 @@ fn start_of(field: &str) -> &str {
     &field[..end]
 }
 
-/// `report` with every whole-word occurrence of `words` (ASCII case aside) blanked to spaces,
-/// byte for byte, so what is left says whether the rest of the report agrees.
+/// `text` with the bytes of `spans` made spaces: byte for byte, so every other offset (and
+/// UTF-8) stays as it was.
+fn blanked(text: &str, spans: impl IntoIterator<Item = Span>) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for (a, b) in spans {
+        if let Some(run) = bytes.get_mut(a..b) {
+            run.fill(b' ');
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// `report` with every whole-word occurrence of `words` (ASCII case aside) blanked, so what is
+/// left says whether the rest of the report agrees.
 fn without_words(report: &[(Part, &str)], words: &[String]) -> Vec<(Part, String)> {
+    let alnum = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
+    let words: Vec<String> = words.iter().filter(|w| !w.is_empty()).map(|w| w.to_ascii_lowercase()).collect();
     report
         .iter()
         .map(|&(part, text)| {
-            let mut bytes = text.as_bytes().to_vec();
-            for word in words.iter().filter(|w| !w.is_empty()) {
-                let w = word.as_bytes();
-                let mut at = 0;
-                while at + w.len() <= bytes.len() {
-                    let hit = bytes[at..at + w.len()].eq_ignore_ascii_case(w)
-                        && (at == 0 || !bytes[at - 1].is_ascii_alphanumeric())
-                        && bytes.get(at + w.len()).is_none_or(|b| !b.is_ascii_alphanumeric());
-                    if hit {
-                        bytes[at..at + w.len()].fill(b' ');
-                        at += w.len();
-                    } else {
-                        at += 1;
-                    }
-                }
-            }
-            (part, String::from_utf8_lossy(&bytes).into_owned())
+            // ASCII lowercasing keeps every byte offset.
+            let lower = text.to_ascii_lowercase();
+            let places = words.iter().flat_map(|w| {
+                lower
+                    .match_indices(w.as_str())
+                    .map(|(at, _)| (at, at + w.len()))
+                    .filter(|&(a, _)| !alnum(a.checked_sub(1).and_then(|i| lower.as_bytes().get(i))))
+                    .filter(|&(_, b)| !alnum(lower.as_bytes().get(b)))
+                    .collect::<Vec<Span>>()
+            });
+            (part, blanked(text, places))
         })
         .collect()
 }
@@ -389,15 +397,7 @@ impl Inferrer {
         if denied.is_empty() {
             return (founds, mentions);
         }
-        // Spaces byte for byte keep every other offset (and UTF-8) as it was.
-        let mut blanked = text.as_bytes().to_vec();
-        for (a, b) in denied {
-            if let Some(bytes) = blanked.get_mut(a..b) {
-                bytes.fill(b' ');
-            }
-        }
-        let blanked = String::from_utf8_lossy(&blanked);
-        (self.matcher.find(&blanked, &|_| true), mentions)
+        (self.matcher.find(&blanked(text, denied), &|_| true), mentions)
     }
 
     /// Whether the words at `span`, where `found` was named, name something else better: they

@@ -152,11 +152,16 @@ fn damage_words(error: &io::Error, gzip: bool) -> String {
 }
 
 impl Digest {
-    /// The text to search: the lines that stood out, one a line, most telling first, then the
-    /// line before the failure ([`Digest::context`]).
+    /// The lines searched: those that stood out, most telling first, then the line before the
+    /// failure ([`Digest::context`]).
+    pub fn searched_lines(&self) -> impl Iterator<Item = &str> {
+        self.evidence.iter().map(|e| e.text.as_str()).chain(self.context.iter().map(|c| c.text.as_str()))
+    }
+
+    /// The text to search: [`Digest::searched_lines`], one a line.
     pub fn query_text(&self) -> String {
         let mut text = String::new();
-        for line in self.evidence.iter().map(|e| &e.text).chain(self.context.iter().map(|c| &c.text)) {
+        for line in self.searched_lines() {
             text.push_str(line);
             text.push('\n');
         }
@@ -400,31 +405,34 @@ impl LogReader {
     /// The digest of everything read.
     pub fn finish(self) -> Digest {
         let source_of = |i: usize| self.sources.get(i).cloned().unwrap_or_default();
-        let mut scored: Vec<Evidence> = self
+        // Each line with the line before its first occurrence, for the context.
+        let mut scored: Vec<(Evidence, Option<&(u64, String)>)> = self
             .tally
             .candidates()
             .map(|(key, c)| {
                 let count = self.tally.count(key);
-                Evidence {
+                let evidence = Evidence {
                     source: source_of(c.place.0),
                     line: c.place.1,
                     text: c.text.clone(),
                     count,
                     ranks: c.ranks.clone(),
                     score: c.weight * noise_factor(count),
-                }
+                };
+                (evidence, c.before.as_ref())
             })
             .collect();
-        let order = |a: &Evidence, b: &Evidence| {
+        scored.sort_by(|(a, _), (b, _)| {
             b.score.total_cmp(&a.score).then(a.source.cmp(&b.source)).then(a.line.cmp(&b.line))
-        };
-        scored.sort_by(order);
-        let best = scored.first().map_or(0.0, |e| e.score);
-        let mut evidence: Vec<Evidence> = scored
+        });
+        let best = scored.first().map_or(0.0, |(e, _)| e.score);
+        let stood_out: Vec<(Evidence, Option<&(u64, String)>)> = scored
             .into_iter()
-            .take_while(|e| e.score >= MIN_SCORE && e.score >= SHARE_OF_BEST * best)
+            .take_while(|(e, _)| e.score >= MIN_SCORE && e.score >= SHARE_OF_BEST * best)
             .take(MAX_EVIDENCE)
             .collect();
+        let context = context(&self.tally, &stood_out);
+        let mut evidence: Vec<Evidence> = stood_out.into_iter().map(|(e, _)| e).collect();
         if evidence.is_empty() {
             let mut seen = std::collections::HashSet::new();
             evidence = self
@@ -441,7 +449,6 @@ impl LogReader {
                 })
                 .collect();
         }
-        let context = self.context(&evidence);
         Digest {
             lines: self.lines,
             bytes: self.bytes,
@@ -452,22 +459,22 @@ impl LogReader {
             context,
         }
     }
+}
 
-    /// [`Digest::context`] for `evidence`.
-    fn context(&self, evidence: &[Evidence]) -> Option<Context> {
-        let best = evidence.iter().map(|e| e.score).fold(0.0, f32::max);
-        let first = evidence
-            .iter()
-            .filter(|e| best > 0.0 && e.score >= FAILURE_SHARE * best)
-            .min_by(|a, b| (&a.source, a.line).cmp(&(&b.source, b.line)))?;
-        let source = self.sources.iter().position(|s| *s == first.source)?;
-        let (_, candidate) = self.tally.candidates().find(|(_, c)| c.place == (source, first.line))?;
-        let (key, text) = candidate.before.as_ref()?;
-        let routine = self.tally.count(*key) as f32 > NOISE_FREE_COUNT
-            || progress::is_routine_progress(text)
-            || evidence.iter().any(|e| e.text == *text);
-        (!routine).then(|| Context { source: first.source.clone(), before: first.line, text: text.clone() })
-    }
+/// [`Digest::context`]: the line before the earliest of the lines that carry the failure, of
+/// the lines that stood out (each with the line before its first occurrence), unless it is
+/// routine or stood out itself.
+fn context(tally: &Tally, stood_out: &[(Evidence, Option<&(u64, String)>)]) -> Option<Context> {
+    let best = stood_out.iter().map(|(e, _)| e.score).fold(0.0, f32::max);
+    let (first, before) = stood_out
+        .iter()
+        .filter(|(e, _)| best > 0.0 && e.score >= FAILURE_SHARE * best)
+        .min_by(|(a, _), (b, _)| (&a.source, a.line).cmp(&(&b.source, b.line)))?;
+    let (key, text) = (*before)?;
+    let routine = tally.count(*key) as f32 > NOISE_FREE_COUNT
+        || progress::is_routine_progress(text)
+        || stood_out.iter().any(|(e, _)| e.text == *text);
+    (!routine).then(|| Context { source: first.source.clone(), before: first.line, text: text.clone() })
 }
 
 /// 1 up to [`NOISE_FREE_COUNT`] occurrences, then falling with the logarithm of the count.

@@ -134,6 +134,10 @@ impl Tally {
             }
             let Some(line) = lines.next() else { break };
             line_no += 1;
+            let previous = before;
+            if !split::is_blank(line) {
+                before = Some(line);
+            }
             // A short line seen before, where it would only add to its count, is counted
             // without being read again (a log of one-character lines is mostly that).
             let short = pack_short(line).filter(|_| self.shortcuts && !self.in_traceback);
@@ -143,9 +147,6 @@ impl Tally {
                     let again = lines.skip_repeats(line);
                     slot.pending = slot.pending.saturating_add(again + 1);
                     line_no += again;
-                    if !split::is_blank(line) {
-                        before = Some(line);
-                    }
                     continue;
                 }
             }
@@ -154,11 +155,7 @@ impl Tally {
             if memchr::memchr2(b'\r', 0x1b, text.as_bytes()).is_none() {
                 // The same line again right after would only add to its count: a run of it is
                 // counted at the speed of comparing bytes.
-                let fed = self.feed(salience, (block.source, line_no), &text, before);
-                if !split::is_blank(line) {
-                    before = Some(line);
-                }
-                if let Some(key) = fed
+                if let Some(key) = self.feed(salience, (block.source, line_no), &text, previous)
                     && self.shortcuts
                 {
                     if let Some(packed) = short {
@@ -175,10 +172,7 @@ impl Tally {
                 continue;
             }
             for record in text.split('\r') {
-                self.feed(salience, (block.source, line_no), &line::strip_escapes(record), before);
-            }
-            if !split::is_blank(line) {
-                before = Some(line);
+                self.feed(salience, (block.source, line_no), &line::strip_escapes(record), previous);
             }
         }
         self.flush_short_lines();

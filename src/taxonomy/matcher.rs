@@ -335,7 +335,7 @@ impl Matcher {
             lookups[token_matches[pos]].iter().find(|(w, _)| *w == word).map(|(_, q)| *q)
         };
         let words_at: Vec<String> = spans.iter().map(|&(a, b)| text[a..b].to_lowercase()).collect();
-        let filler: Vec<bool> = words_at.iter().map(|w| skippable(w)).collect();
+        let may_skip: Vec<bool> = words_at.iter().map(|w| skippable(w)).collect();
 
         let mut hits: HashMap<usize, ValueHits> = HashMap::new();
         let mut skipped = Vec::new();
@@ -344,7 +344,7 @@ impl Matcher {
                 for &p in &self.starts[first as usize] {
                     let phrase = &self.phrases[p as usize];
                     let Some((q, end)) =
-                        self.match_phrase(phrase, start, q0, &filler, &quality, &mut skipped)
+                        self.match_phrase(phrase, start, q0, &may_skip, &quality, &mut skipped)
                     else {
                         continue;
                     };
@@ -440,24 +440,25 @@ impl Matcher {
     }
 
     /// Match the rest of `phrase` after its first word at input position `start`: each next
-    /// word right after the one before, or after one filler word (`no real progress` is not
-    /// `no progress`, but `out of the memory` is `out of memory`). Returns the mean quality
-    /// (lowered per gap) and the last position; the positions stepped over are left in `skipped`.
+    /// word right after the one before, or after one word it may skip ([`skippable`]: `no real
+    /// progress` is not `no progress`, but `out of the memory` is `out of memory`). Returns the
+    /// mean quality (lowered per gap) and the last position; the positions stepped over are left
+    /// in `skipped`.
     fn match_phrase(
         &self,
         phrase: &Phrase,
         start: usize,
         q0: f32,
-        filler: &[bool],
+        may_skip: &[bool],
         quality: &dyn Fn(usize, u32) -> Option<f32>,
         skipped: &mut Vec<usize>,
     ) -> Option<(f32, usize)> {
         skipped.clear();
         let mut total = q0;
         let mut pos = start;
-        let len = filler.len();
+        let len = may_skip.len();
         for &word in &phrase.words[1..] {
-            let reach = if filler.get(pos + 1).copied().unwrap_or(false) { 3 } else { 2 };
+            let reach = if may_skip.get(pos + 1).copied().unwrap_or(false) { 3 } else { 2 };
             let (next, q) =
                 (pos + 1..(pos + reach).min(len)).find_map(|i| quality(i, word).map(|q| (i, q)))?;
             skipped.extend(pos + 1..next);

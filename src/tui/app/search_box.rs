@@ -124,9 +124,7 @@ impl App {
         }
         self.reading = None;
         let digest = read.digest;
-        // The lines that stood out and the line before the failure: what triage searches.
-        let context = digest.context.iter().map(|c| c.text.as_str());
-        let used: Vec<&str> = digest.evidence.iter().map(|e| e.text.as_str()).chain(context).collect();
+        let used: Vec<&str> = digest.searched_lines().collect();
         self.input = Input::new(&used.join(" "));
         self.input_is_log = true;
         self.log_failure = Some(digest.failure_text());
